@@ -1,0 +1,714 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* compile: policy + host facts -> plan, in the order of invariant 6.
+ *
+ * Pure: everything about the host comes from CordonHostFacts, so the same
+ * inputs give the same plan, byte for byte (golden tests hold it). The
+ * mount order is what keeps the policy's promises: the root first, then
+ * /proc and /dev, then scratch tmpfs and binds sorted by depth (a parent
+ * before its children, so a workdir under a tmpfs /tmp is bound after the
+ * tmpfs and stays visible), then masks, so nothing mounted later can
+ * uncover a masked secret. */
+#include "config.h"
+
+#include <string.h>
+
+#include "compile.h"
+#include "env-filter.h"
+#include "path-util.h"
+#include "policy-vars.h"
+#include "sockets.h"
+
+typedef struct
+{
+  const CordonPolicy *policy;
+  const CordonHostFacts *facts;
+  CordonPlan *plan;
+  CordonVars vars;
+  char uid_buf[16];
+  GPtrArray *mounts;    /* CordonOp* of the depth-sorted middle stage, owned */
+  GPtrArray *masks;     /* CordonOp*, owned */
+  GHashTable *allowed_sockets;  /* expanded paths and @names not to mask */
+} Compiler;
+
+static const CordonItem *
+scalar_item (const Compiler *c,
+             CordonKey key)
+{
+  return cordon_policy_get (c->policy, key);
+}
+
+/* Expands ${VARS} and normalizes; NULL (with *out_missing) when a
+ * variable has no value on this host. */
+static char *
+expand_path (const Compiler *c,
+             const char *text,
+             const char **out_missing)
+{
+  g_autofree char *expanded = cordon_vars_expand (text, &c->vars, out_missing);
+
+  return expanded != NULL ? cordon_path_normalize (expanded) : NULL;
+}
+
+static gboolean
+lookup_kind (const Compiler *c,
+             const char *path,
+             const CordonItem *item,
+             CordonPathKind *out_kind,
+             GError **error)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+
+  if (info == NULL)
+    {
+      /* A programming error, but a fail-closed one: never guess. */
+      cordon_error_set_at (error, item != NULL ? &item->loc : NULL, CORDON_ERROR_HOST,
+                           "no host facts for '%s'", path);
+      return FALSE;
+    }
+  *out_kind = info->kind;
+  return TRUE;
+}
+
+static void
+add_namespaces (Compiler *c)
+{
+  GPtrArray *unshare = cordon_policy_get_list (c->policy, CORDON_KEY_NS_UNSHARE);
+
+  for (guint bit = 0; bit < 6; bit++)
+    for (guint i = 0; i < unshare->len; i++)
+      {
+        const CordonItem *it = g_ptr_array_index (unshare, i);
+
+        if ((guint) it->num == 1u << bit)
+          {
+            g_autofree char *why = g_strdup_printf ("new %s namespace", it->text);
+            CordonOp *op = cordon_plan_add_op (c->plan, CORDON_OP_UNSHARE, NULL, NULL, it, why);
+
+            op->ns = 1u << bit;
+            c->plan->namespaces |= op->ns;
+            break;
+          }
+      }
+}
+
+static void
+add_session_ops (Compiler *c)
+{
+  static const struct { CordonKey key; CordonOpKind kind; const char *why; } flags[] = {
+    { CORDON_KEY_NS_NEW_SESSION, CORDON_OP_NEW_SESSION,
+      "new terminal session: no TIOCSTI into the caller's terminal" },
+    { CORDON_KEY_NS_DIE_WITH_PARENT, CORDON_OP_DIE_WITH_PARENT,
+      "the sandbox dies with cordon" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    if (cordon_policy_get_num (c->policy, flags[i].key))
+      cordon_plan_add_op (c->plan, flags[i].kind, NULL, NULL,
+                          scalar_item (c, flags[i].key), flags[i].why)->key = flags[i].key;
+  /* Invariant 5: a root caller (say, a container granted CAP_SYS_ADMIN)
+   * would otherwise hand its capabilities to the sandbox, which could
+   * then unmount the masks. */
+  if (c->facts->uid == 0)
+    cordon_plan_add_op (c->plan, CORDON_OP_CAP_DROP_ALL, NULL, NULL, NULL,
+                        "root caller: the sandbox holds no capability");
+}
+
+static const char * const minimal_entries[] = {
+  "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL
+};
+
+static gboolean
+add_root (Compiler *c,
+          GError **error)
+{
+  const CordonItem *root = scalar_item (c, CORDON_KEY_FS_ROOT);
+
+  if (cordon_policy_get_num (c->policy, CORDON_KEY_FS_ROOT) == CORDON_ROOT_READ_ONLY)
+    {
+      cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, "/", "/", root,
+                          "host root, read-only")->key = CORDON_KEY_FS_ROOT;
+      return TRUE;
+    }
+  for (guint i = 0; minimal_entries[i] != NULL; i++)
+    {
+      const char *p = minimal_entries[i];
+      const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, p);
+      CordonPathKind kind;
+
+      if (!lookup_kind (c, p, root, &kind, error))
+        return FALSE;
+      if (kind == CORDON_PATH_DIR)
+        cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, p, p, root, "minimal root: host directory, read-only");
+      else if (kind == CORDON_PATH_SYMLINK && info->link_target != NULL)
+        cordon_plan_add_op (c->plan, CORDON_OP_SYMLINK, info->link_target, p, root,
+                            "minimal root: the host's symlink");
+      else
+        cordon_plan_add_skip (c->plan, root, p, kind == CORDON_PATH_ABSENT
+                              ? "absent on this host" : "neither a directory nor a symlink");
+    }
+  return TRUE;
+}
+
+static void
+add_proc_dev (Compiler *c)
+{
+  const CordonItem *mode = scalar_item (c, CORDON_KEY_PROC_MODE);
+
+  c->plan->proc_mode = (CordonProcMode) cordon_policy_get_num (c->policy, CORDON_KEY_PROC_MODE);
+  c->plan->proc_fallback = (CordonProcFallback) cordon_policy_get_num (c->policy, CORDON_KEY_PROC_FALLBACK);
+  if (c->plan->proc_mode == CORDON_PROC_PRIVATE)
+    cordon_plan_add_op (c->plan, CORDON_OP_PROC, NULL, "/proc", mode,
+                        "private /proc: only the sandbox's processes")->key = CORDON_KEY_PROC_MODE;
+  else if (c->plan->proc_mode == CORDON_PROC_HOST_RO)
+    cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, "/proc", "/proc", mode,
+                        "degraded: the host /proc, read-only");
+  /* Always a fresh /dev: under a read-only host root, /dev would be the
+   * host's, and a read-only bind does not stop writes to device nodes. */
+  cordon_plan_add_op (c->plan, CORDON_OP_DEV, NULL, "/dev", NULL,
+                      "fresh minimal /dev (null, zero, full, random, urandom, tty)");
+}
+
+typedef struct
+{
+  CordonKey key;
+  CordonOpKind kind;
+  gboolean optional;
+  const char *why;
+} MountRule;
+
+static const MountRule mount_rules[] = {
+  { CORDON_KEY_FS_TMPFS, CORDON_OP_TMPFS, TRUE, "scratch tmpfs" },
+  { CORDON_KEY_FS_READ_ONLY, CORDON_OP_RO_BIND, FALSE, "host path, read-only" },
+  { CORDON_KEY_FS_READ_ONLY_TRY, CORDON_OP_RO_BIND, TRUE, "host path, read-only" },
+  { CORDON_KEY_FS_WRITABLE, CORDON_OP_BIND, FALSE, "host path, writable" },
+  { CORDON_KEY_FS_WRITABLE_TRY, CORDON_OP_BIND, TRUE, "host path, writable" },
+};
+
+static gboolean
+is_minimal_root (const Compiler *c)
+{
+  return cordon_policy_get_num (c->policy, CORDON_KEY_FS_ROOT) == CORDON_ROOT_MINIMAL;
+}
+
+/* One tmpfs or bind. A required path that is absent is an error: the
+ * author named it, so running without it would be a silent change. */
+static gboolean
+add_mount (Compiler *c,
+           const MountRule *rule,
+           const CordonItem *it,
+           GError **error)
+{
+  const char *missing = NULL;
+  g_autofree char *path = expand_path (c, it->text, &missing);
+  CordonPathKind kind;
+
+  if (path == NULL)
+    {
+      g_autofree char *reason = g_strdup_printf ("${%s} is not set on this host", missing);
+
+      if (!rule->optional)
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_HOST, "%s", reason);
+          return FALSE;
+        }
+      cordon_plan_add_skip (c->plan, it, it->text, reason);
+      return TRUE;
+    }
+  if (!lookup_kind (c, path, it, &kind, error))
+    return FALSE;
+  if (kind == CORDON_PATH_ABSENT && rule->kind == CORDON_OP_TMPFS && is_minimal_root (c))
+    kind = CORDON_PATH_DIR;   /* bwrap creates it in its own root */
+  if (kind == CORDON_PATH_ABSENT && !rule->optional)
+    {
+      cordon_error_set_at (error, &it->loc, CORDON_ERROR_HOST,
+                           "'%s' does not exist on this host (use %s-try for an optional path)",
+                           path, cordon_key_info (it->key)->name);
+      return FALSE;
+    }
+  if (kind == CORDON_PATH_ABSENT)
+    {
+      cordon_plan_add_skip (c->plan, it, path, rule->kind == CORDON_OP_TMPFS
+                            ? "absent on this host: nothing to hide, and the read-only root "
+                              "has no place for a mount point"
+                            : "absent on this host (optional)");
+      return TRUE;
+    }
+  g_ptr_array_add (c->mounts, cordon_op_new (rule->kind, rule->kind == CORDON_OP_TMPFS ? NULL : path,
+                                      path, it, rule->why));
+  return TRUE;
+}
+
+static int
+mount_rank (CordonOpKind kind)
+{
+  return kind == CORDON_OP_TMPFS ? 0 : kind == CORDON_OP_RO_BIND ? 1 : 2;
+}
+
+static int
+compare_mounts (gconstpointer a,
+                gconstpointer b)
+{
+  const CordonOp *x = *(const CordonOp * const *) a;
+  const CordonOp *y = *(const CordonOp * const *) b;
+  int c = cordon_path_compare_by_depth (x->dest, y->dest);
+
+  if (c != 0)
+    return c;
+  return mount_rank (x->kind) - mount_rank (y->kind);
+}
+
+static gboolean
+same_op (const CordonOp *a,
+         const CordonOp *b)
+{
+  return a->kind == b->kind && g_strcmp0 (a->src, b->src) == 0
+         && g_strcmp0 (a->dest, b->dest) == 0;
+}
+
+/* Moves the sorted, de-duplicated `ops` into the plan. A duplicate keeps
+ * the rule that came first in merge order (the sort is stable). */
+static void
+flush_sorted (Compiler *c,
+              GPtrArray *ops)
+{
+  const CordonOp *last = NULL;
+
+  g_ptr_array_sort (ops, compare_mounts);
+  for (guint i = 0; i < ops->len; i++)
+    {
+      CordonOp *op = g_ptr_array_index (ops, i);
+
+      if (last != NULL && same_op (last, op))
+        continue;
+      g_ptr_array_add (c->plan->ops, op);
+      ops->pdata[i] = NULL;
+      last = op;
+    }
+}
+
+static gboolean
+add_mounts (Compiler *c,
+            GError **error)
+{
+  for (guint r = 0; r < G_N_ELEMENTS (mount_rules); r++)
+    {
+      GPtrArray *list = cordon_policy_get_list (c->policy, mount_rules[r].key);
+
+      for (guint i = 0; i < list->len; i++)
+        if (!add_mount (c, &mount_rules[r], g_ptr_array_index (list, i), error))
+          return FALSE;
+    }
+  flush_sorted (c, c->mounts);
+  return TRUE;
+}
+
+/* The mount that decides what the sandbox sees at `path`: the deepest
+ * root, tmpfs or bind at or above it. NULL when nothing covers it (a
+ * minimal root outside its few binds). */
+static const CordonOp *
+covering_mount (const Compiler *c,
+                const char *path)
+{
+  const CordonOp *best = NULL;
+
+  for (guint i = 0; i < c->plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (c->plan->ops, i);
+
+      if (op->kind != CORDON_OP_TMPFS && op->kind != CORDON_OP_RO_BIND
+          && op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_PROC
+          && op->kind != CORDON_OP_DEV)
+        continue;
+      if (cordon_path_is_ancestor (op->dest, path, TRUE)
+          && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))
+        best = op;
+    }
+  return best;
+}
+
+/* Resolves a symlinked secret to its target: the mount of a mask on the
+ * link would follow it anyway, and the target is what must be hidden. */
+static const char *
+resolve_link (const Compiler *c,
+              const char *path,
+              char **out_target,
+              CordonPathKind *kind)
+{
+  for (guint hops = 0; *kind == CORDON_PATH_SYMLINK && hops < 8; hops++)
+    {
+      const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+      g_autofree char *dir = g_path_get_dirname (path);
+      const CordonPathInfo *next;
+
+      if (info == NULL || info->link_target == NULL)
+        break;
+      g_free (*out_target);
+      *out_target = g_canonicalize_filename (info->link_target, dir);
+      path = *out_target;
+      next = cordon_host_facts_lookup (c->facts, path);
+      *kind = next != NULL ? next->kind : CORDON_PATH_ABSENT;
+    }
+  return path;
+}
+
+static void
+add_mask_path (Compiler *c,
+               const CordonItem *it,
+               const char *path,
+               const char *what)
+{
+  g_autofree char *target = NULL;
+  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+  CordonPathKind kind = info != NULL ? info->kind : CORDON_PATH_ABSENT;
+  const CordonOp *cover;
+  g_autofree char *why = NULL;
+
+  if (g_hash_table_contains (c->allowed_sockets, path))
+    {
+      cordon_plan_add_skip (c->plan, it, path, "allowed by [sockets] allow=");
+      return;
+    }
+  path = resolve_link (c, path, &target, &kind);
+  if (kind == CORDON_PATH_ABSENT || kind == CORDON_PATH_SYMLINK)
+    {
+      /* Never create a placeholder on the host: nothing there, nothing to hide. */
+      cordon_plan_add_skip (c->plan, it, path, "absent on this host: nothing to mask");
+      return;
+    }
+  cover = covering_mount (c, path);
+  if (cover == NULL || cover->kind == CORDON_OP_TMPFS)
+    {
+      g_autofree char *reason = cover == NULL
+        ? g_strdup ("not visible in the sandbox: no mask needed")
+        : g_strdup_printf ("hidden by the tmpfs at %s: no mask needed", cover->dest);
+
+      cordon_plan_add_skip (c->plan, it, path, reason);
+      return;
+    }
+  why = g_strdup_printf ("mask %s (%s)", what, cordon_path_kind_name (kind));
+  g_ptr_array_add (c->masks, cordon_op_new (kind == CORDON_PATH_DIR ? CORDON_OP_MASK_DIR : CORDON_OP_MASK_FILE,
+                                     kind == CORDON_PATH_DIR ? NULL : "/dev/null", path, it, why));
+}
+
+static void
+add_mask_pattern (Compiler *c,
+                  const CordonItem *it,
+                  const char *text,
+                  const char *what)
+{
+  const char *missing = NULL;
+  g_autofree char *path = expand_path (c, text, &missing);
+
+  if (path == NULL)
+    {
+      g_autofree char *reason = g_strdup_printf ("${%s} is not set on this host: nothing to mask", missing);
+
+      cordon_plan_add_skip (c->plan, it, text, reason);
+      return;
+    }
+  if (cordon_path_has_glob (path))
+    {
+      GPtrArray *matches = cordon_host_facts_glob_matches (c->facts, path);
+
+      if (matches == NULL || matches->len == 0)
+        cordon_plan_add_skip (c->plan, it, path, "glob matches nothing on this host");
+      for (guint i = 0; matches != NULL && i < matches->len; i++)
+        add_mask_path (c, it, g_ptr_array_index (matches, i), what);
+      return;
+    }
+  add_mask_path (c, it, path, what);
+}
+
+static void
+collect_allowed_sockets (Compiler *c)
+{
+  GPtrArray *allow = cordon_policy_get_list (c->policy, CORDON_KEY_SOCKETS_ALLOW);
+
+  for (guint i = 0; i < allow->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (allow, i);
+      const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
+
+      for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
+        {
+          g_autofree char *p = expand_path (c, entry->paths[j], NULL);
+          GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
+
+          for (guint k = 0; m != NULL && k < m->len; k++)
+            g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (m, k)));
+          if (p != NULL && !cordon_path_has_glob (p))
+            g_hash_table_add (c->allowed_sockets, g_steal_pointer (&p));
+        }
+      if (entry == NULL)
+        {
+          g_autofree char *p = expand_path (c, it->text, NULL);
+
+          if (p != NULL)
+            g_hash_table_add (c->allowed_sockets, g_steal_pointer (&p));
+        }
+    }
+}
+
+static gboolean
+add_masks (Compiler *c,
+           GError **error)
+{
+  GPtrArray *secrets = cordon_policy_get_list (c->policy, CORDON_KEY_SECRETS_MASK);
+  GPtrArray *sockets = cordon_policy_get_list (c->policy, CORDON_KEY_SOCKETS_MASK);
+  const CordonItem *listening = scalar_item (c, CORDON_KEY_SOCKETS_MASK_LISTENING);
+
+  if (listening != NULL && listening->num)
+    {
+      /* Fail closed rather than promise a mask this build cannot make. */
+      cordon_error_set_at (error, &listening->loc, CORDON_ERROR_POLICY,
+                           "mask-listening=true is not supported by this version of cordon");
+      return FALSE;
+    }
+  collect_allowed_sockets (c);
+  for (guint i = 0; i < secrets->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (secrets, i);
+
+      add_mask_pattern (c, it, it->text, "secret");
+    }
+  for (guint i = 0; i < sockets->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (sockets, i);
+      const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
+      g_autofree char *what = g_strdup_printf ("socket %s", it->text);
+
+      if (entry == NULL)
+        add_mask_pattern (c, it, it->text, what);
+      for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
+        add_mask_pattern (c, it, entry->paths[j], what);
+    }
+  flush_sorted (c, c->masks);
+  return TRUE;
+}
+
+static gboolean
+add_chdir (Compiler *c,
+           GError **error)
+{
+  const CordonOp *cover;
+  CordonPathKind kind;
+
+  if (!lookup_kind (c, c->facts->workdir, NULL, &kind, error))
+    return FALSE;
+  if (kind != CORDON_PATH_DIR)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                   "workdir '%s' is not a directory on this host", c->facts->workdir);
+      return FALSE;
+    }
+  c->plan->workdir = g_strdup (c->facts->workdir);
+  cover = covering_mount (c, c->facts->workdir);
+  if (cover == NULL || cover->kind == CORDON_OP_TMPFS)
+    {
+      cordon_plan_add_skip (c->plan, NULL, c->facts->workdir,
+                            "workdir not visible in the sandbox: the command starts in /");
+      return TRUE;
+    }
+  cordon_plan_add_op (c->plan, CORDON_OP_CHDIR, NULL, c->facts->workdir, NULL,
+                      "the command starts in the workdir");
+  return TRUE;
+}
+
+static CordonEnvDecision *
+decide (GHashTable *decisions,
+        const char *name)
+{
+  CordonEnvDecision *d = g_hash_table_lookup (decisions, name);
+
+  if (d == NULL)
+    {
+      d = g_new0 (CordonEnvDecision, 1);
+      d->name = g_strdup (name);
+      g_hash_table_insert (decisions, d->name, d);
+    }
+  return d;
+}
+
+static const CordonItem *
+allowing_item (const Compiler *c,
+               const char *name)
+{
+  GPtrArray *allow = cordon_policy_get_list (c->policy, CORDON_KEY_ENV_ALLOW);
+
+  for (guint i = 0; i < allow->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (allow, i);
+
+      if (cordon_glob_match (it->text, name))
+        return it;
+    }
+  return NULL;
+}
+
+static void
+decide_host_env (Compiler *c,
+                 GHashTable *decisions,
+                 GHashTable *values)
+{
+  for (guint i = 0; c->facts->env[i] != NULL; i++)
+    {
+      const char *entry = c->facts->env[i];
+      const char *eq = strchr (entry, '=');
+      g_autofree char *name = eq != NULL ? g_strndup (entry, (gsize) (eq - entry)) : NULL;
+      const CordonItem *it;
+      CordonEnvDecision *d;
+
+      if (name == NULL || !cordon_env_name_is_valid (name))
+        continue;
+      d = decide (decisions, name);
+      it = allowing_item (c, name);
+      if (it != NULL)
+        d->rule = it->loc;
+      if (cordon_env_is_never_pass (name))
+        d->reason = g_strdup ("dropped: never-pass (runs code of the caller's choosing)");
+      else if (it == NULL)
+        d->reason = g_strdup ("dropped: not allowed");
+      else
+        {
+          d->passed = TRUE;
+          d->reason = g_strdup_printf ("passed: allow=%s", it->text);
+          g_hash_table_insert (values, g_strdup (name), g_strdup (eq + 1));
+        }
+    }
+}
+
+static gboolean
+decide_set_env (Compiler *c,
+                GHashTable *decisions,
+                GHashTable *values,
+                GError **error)
+{
+  GPtrArray *set = cordon_policy_get_list (c->policy, CORDON_KEY_ENV_SET);
+
+  for (guint i = 0; i < set->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (set, i);
+      const char *eq = strchr (it->text, '=');
+      g_autofree char *name = g_strndup (it->text, (gsize) (eq - it->text));
+      const char *missing = NULL;
+      g_autofree char *value = cordon_vars_expand (eq + 1, &c->vars, &missing);
+      CordonEnvDecision *d;
+
+      if (cordon_env_is_never_pass (name))
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY,
+                               "'%s' is in the never-pass set and cannot be set", name);
+          return FALSE;
+        }
+      if (value == NULL)
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_HOST,
+                               "${%s} is not set on this host", missing);
+          return FALSE;
+        }
+      d = decide (decisions, name);
+      d->passed = TRUE;
+      d->set_by_policy = TRUE;
+      d->rule = it->loc;
+      g_free (d->reason);
+      d->reason = g_strdup ("set by the policy");
+      g_hash_table_insert (values, g_strdup (name), g_steal_pointer (&value));
+    }
+  return TRUE;
+}
+
+static int
+compare_decisions (gconstpointer a,
+                   gconstpointer b)
+{
+  return strcmp ((*(const CordonEnvDecision * const *) a)->name,
+                 (*(const CordonEnvDecision * const *) b)->name);
+}
+
+static void
+env_decision_free (gpointer p)
+{
+  CordonEnvDecision *d = p;
+
+  g_free (d->name);
+  g_free (d->reason);
+  g_free (d);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The envp bwrap is exec'd with (invariant 1): only what is allowed or
+ * set, never-pass names dropped whatever the policy says. */
+static gboolean
+add_environment (Compiler *c,
+                 GError **error)
+{
+  g_autoptr(GHashTable) decisions = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                           NULL, env_decision_free);
+  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  decide_host_env (c, decisions, values);
+  if (!decide_set_env (c, decisions, values, error))
+    return FALSE;
+  g_hash_table_iter_init (&iter, decisions);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (c->plan->env_decisions, value);
+  g_hash_table_steal_all (decisions);
+  g_ptr_array_sort (c->plan->env_decisions, compare_decisions);
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_ptr_array_add (c->plan->envp, g_strconcat (key, "=", value, NULL));
+  g_ptr_array_sort (c->plan->envp, compare_strings);
+  return TRUE;
+}
+
+static void
+compiler_clear (Compiler *c)
+{
+  g_clear_pointer (&c->mounts, g_ptr_array_unref);
+  g_clear_pointer (&c->masks, g_ptr_array_unref);
+  g_clear_pointer (&c->allowed_sockets, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiler, compiler_clear)
+
+CordonPlan *
+cordon_compile (const CordonPolicy *policy,
+                const CordonHostFacts *facts,
+                GError **error)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new (cordon_policy_get_name (policy));
+  g_auto(Compiler) c = { 0 };
+
+  c.policy = policy;
+  c.facts = facts;
+  c.plan = plan;
+  c.mounts = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
+  c.masks = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
+  c.allowed_sockets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cordon_host_facts_get_vars (facts, c.uid_buf, &c.vars);
+  if (g_str_equal (facts->workdir, "/"))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE,
+                   "workdir '/' is refused: a policy that makes the workdir writable "
+                   "would make the whole host writable");
+      return NULL;
+    }
+  add_namespaces (&c);
+  add_session_ops (&c);
+  if (!add_root (&c, error))
+    return NULL;
+  add_proc_dev (&c);
+  if (!add_mounts (&c, error) || !add_masks (&c, error) || !add_chdir (&c, error)
+      || !add_environment (&c, error))
+    return NULL;
+  plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
+  return g_steal_pointer (&plan);
+}

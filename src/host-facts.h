@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* host-facts: everything compile needs to know about the host, read in one
+ * place: uid, home, workdir, XDG dirs, an environment snapshot and the
+ * kind of each path the policy names (lstat, symlink targets, glob
+ * matches). Tests point it at a fixture root (`sysroot`) and a fixed
+ * environment, so compile's golden output is stable. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+#include "policy.h"
+#include "policy-vars.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CORDON_PATH_ABSENT,
+  CORDON_PATH_FILE,
+  CORDON_PATH_DIR,
+  CORDON_PATH_SYMLINK,
+  CORDON_PATH_SOCKET,
+  CORDON_PATH_OTHER,
+  CORDON_PATH_MAX
+} CordonPathKind;
+
+typedef struct
+{
+  CordonPathKind kind;
+  char *link_target;   /* SYMLINK only */
+} CordonPathInfo;
+
+typedef struct
+{
+  char *sysroot;            /* prefix for every lstat; "" for the host */
+  uid_t uid;
+  gid_t gid;
+  char *home;
+  char *workdir;
+  char *tmpdir;
+  char *xdg_runtime_dir;    /* NULL when unset */
+  char **env;               /* NAME=VALUE, sorted by name */
+  char *bwrap_path;
+  GHashTable *paths;        /* host path -> CordonPathInfo */
+  GHashTable *globs;        /* pattern -> GPtrArray of matching paths, sorted */
+} CordonHostFacts;
+
+CordonHostFacts *cordon_host_facts_new (const char *sysroot,
+                                        const char * const *envp,
+                                        const char *workdir,
+                                        GError **error);
+void cordon_host_facts_free (CordonHostFacts *facts);
+void cordon_host_facts_get_vars (const CordonHostFacts *facts,
+                                 char uid_buf[16],
+                                 CordonVars *out_vars);
+void cordon_host_facts_stat (CordonHostFacts *facts,
+                             const char *path);
+void cordon_host_facts_glob (CordonHostFacts *facts,
+                             const char *pattern);
+void cordon_host_facts_scan_policy (CordonHostFacts *facts,
+                                    const CordonPolicy *policy);
+const CordonPathInfo *cordon_host_facts_lookup (const CordonHostFacts *facts,
+                                                const char *path);
+GPtrArray *cordon_host_facts_glob_matches (const CordonHostFacts *facts,
+                                           const char *pattern);
+const char *cordon_host_facts_getenv (const CordonHostFacts *facts,
+                                      const char *name);
+const char *cordon_path_kind_name (CordonPathKind kind);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonHostFacts, cordon_host_facts_free)
+
+G_END_DECLS

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* path-util: string operations on absolute paths and globs, shared by the
+ * checker (which compares paths symbolically, variables unexpanded) and the
+ * compiler (which compares expanded paths). Nothing here does I/O. */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+#include "path-util.h"
+
+gboolean
+cordon_path_has_dotdot (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (g_str_equal (parts[i], ".."))
+      return TRUE;
+  return FALSE;
+}
+
+/* "/a//b/./c/" -> "/a/b/c". ".." is kept: callers reject it first, since
+ * resolving it without the file system would be wrong across symlinks. */
+char *
+cordon_path_normalize (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
+        continue;
+      g_string_append_c (out, '/');
+      g_string_append (out, parts[i]);
+    }
+  if (out->len == 0)
+    g_string_append_c (out, '/');
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+guint
+cordon_path_depth (const char *path)
+{
+  guint depth = 0;
+  gboolean in_part = FALSE;
+
+  for (const char *p = path; *p != '\0'; p++)
+    {
+      if (*p == '/')
+        in_part = FALSE;
+      else if (!in_part)
+        {
+          in_part = TRUE;
+          depth++;
+        }
+    }
+  return depth;
+}
+
+/* Component-wise: "/a/b" is an ancestor of "/a/b/c", not of "/a/bc". */
+gboolean
+cordon_path_is_ancestor (const char *ancestor,
+                         const char *path,
+                         gboolean or_equal)
+{
+  gsize n = strlen (ancestor);
+
+  while (n > 1 && ancestor[n - 1] == '/')
+    n--;
+  if (strncmp (ancestor, path, n) != 0)
+    return FALSE;
+  if (path[n] == '\0')
+    return or_equal;
+  if (n == 1 && ancestor[0] == '/')
+    return TRUE;
+  return path[n] == '/';
+}
+
+gboolean
+cordon_path_has_glob (const char *path)
+{
+  for (const char *p = path; *p != '\0'; p++)
+    {
+      if (*p == '\\' && p[1] != '\0')
+        p++;
+      else if (*p == '*' || *p == '?' || *p == '[')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* fnmatch(3) treats a malformed pattern as literal text, silently. A
+ * policy author who wrote "[abc" meant a class: say so instead. */
+gboolean
+cordon_glob_is_valid (const char *pattern,
+                      const char **out_reason,
+                      gsize *out_offset)
+{
+  for (const char *p = pattern; *p != '\0'; p++)
+    {
+      const char *start = p;
+
+      if (*p == '\\')
+        {
+          if (p[1] == '\0')
+            {
+              if (out_reason != NULL)
+                *out_reason = "trailing backslash";
+              if (out_offset != NULL)
+                *out_offset = (gsize) (start - pattern);
+              return FALSE;
+            }
+          p++;
+          continue;
+        }
+      if (*p != '[')
+        continue;
+      p++;
+      if (*p == '!' || *p == '^')
+        p++;
+      if (*p == ']')
+        p++;
+      while (*p != '\0' && *p != ']' && *p != '/')
+        p++;
+      if (*p != ']')
+        {
+          if (out_reason != NULL)
+            *out_reason = "unterminated '[' character class";
+          if (out_offset != NULL)
+            *out_offset = (gsize) (start - pattern);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+cordon_glob_match (const char *pattern,
+                   const char *string)
+{
+  return fnmatch (pattern, string, FNM_PATHNAME | FNM_PERIOD) == 0;
+}
+
+int
+cordon_path_compare_by_depth (const char *a,
+                              const char *b)
+{
+  guint da = cordon_path_depth (a);
+  guint db = cordon_path_depth (b);
+
+  if (da != db)
+    return da < db ? -1 : 1;
+  return strcmp (a, b);
+}
+
+/* Bare when every byte is safe for sh, single-quoted otherwise, so the
+ * shell form stays readable for the common case of plain paths. */
+char *
+cordon_shell_quote (const char *s)
+{
+  static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                             "0123456789_-./,:+@%=";
+  gboolean bare = s[0] != '\0';
+
+  for (const char *p = s; *p != '\0' && bare; p++)
+    bare = strchr (safe, *p) != NULL;
+  if (bare)
+    return g_strdup (s);
+  return g_shell_quote (s);
+}

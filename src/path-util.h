@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* path-util: pure helpers on path strings. No function here touches the
+ * file system: host-facts is the only module that does. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+gboolean cordon_path_has_dotdot (const char *path);
+char *cordon_path_normalize (const char *path);
+guint cordon_path_depth (const char *path);
+gboolean cordon_path_is_ancestor (const char *ancestor,
+                                  const char *path,
+                                  gboolean or_equal);
+gboolean cordon_path_has_glob (const char *path);
+gboolean cordon_glob_is_valid (const char *pattern,
+                               const char **out_reason,
+                               gsize *out_offset);
+gboolean cordon_glob_match (const char *pattern,
+                            const char *string);
+int cordon_path_compare_by_depth (const char *a,
+                                  const char *b);
+char *cordon_shell_quote (const char *s);
+
+G_END_DECLS

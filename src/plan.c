@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* plan: construction and teardown of the compiled plan. */
+#include "config.h"
+
+#include "plan.h"
+
+void
+cordon_op_free (CordonOp *op)
+{
+  if (op == NULL)
+    return;
+  g_free (op->src);
+  g_free (op->dest);
+  g_free (op->why);
+  g_free (op);
+}
+
+static void
+skip_free (gpointer p)
+{
+  CordonSkip *skip = p;
+
+  g_free (skip->path);
+  g_free (skip->reason);
+  g_free (skip);
+}
+
+static void
+env_decision_free (gpointer p)
+{
+  CordonEnvDecision *d = p;
+
+  g_free (d->name);
+  g_free (d->reason);
+  g_free (d);
+}
+
+CordonPlan *
+cordon_plan_new (const char *policy_name)
+{
+  CordonPlan *plan = g_new0 (CordonPlan, 1);
+
+  plan->policy_name = g_strdup (policy_name);
+  plan->ops = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
+  plan->skipped = g_ptr_array_new_with_free_func (skip_free);
+  plan->env_decisions = g_ptr_array_new_with_free_func (env_decision_free);
+  plan->envp = g_ptr_array_new_with_free_func (g_free);
+  return plan;
+}
+
+void
+cordon_plan_free (CordonPlan *plan)
+{
+  if (plan == NULL)
+    return;
+  g_free (plan->policy_name);
+  g_ptr_array_unref (plan->ops);
+  g_ptr_array_unref (plan->skipped);
+  g_ptr_array_unref (plan->env_decisions);
+  g_ptr_array_unref (plan->envp);
+  g_free (plan->workdir);
+  g_free (plan);
+}
+
+/* `item` NULL marks a built-in op, or one that comes from a key's
+ * default when `key` is given: explain says which. */
+CordonOp *
+cordon_op_new (CordonOpKind kind,
+               const char *src,
+               const char *dest,
+               const CordonItem *item,
+               const char *why)
+{
+  CordonOp *op = g_new0 (CordonOp, 1);
+
+  op->kind = kind;
+  op->src = g_strdup (src);
+  op->dest = g_strdup (dest);
+  op->key = item != NULL ? item->key : CORDON_KEY_INVALID;
+  if (item != NULL)
+    op->rule = item->loc;
+  op->why = g_strdup (why);
+  return op;
+}
+
+CordonOp *
+cordon_plan_add_op (CordonPlan *plan,
+                    CordonOpKind kind,
+                    const char *src,
+                    const char *dest,
+                    const CordonItem *item,
+                    const char *why)
+{
+  CordonOp *op = cordon_op_new (kind, src, dest, item, why);
+
+  g_ptr_array_add (plan->ops, op);
+  return op;
+}
+
+void
+cordon_plan_add_skip (CordonPlan *plan,
+                      const CordonItem *item,
+                      const char *path,
+                      const char *reason)
+{
+  CordonSkip *skip = g_new0 (CordonSkip, 1);
+
+  skip->key = item != NULL ? item->key : CORDON_KEY_INVALID;
+  if (item != NULL)
+    skip->rule = item->loc;
+  skip->path = g_strdup (path);
+  skip->reason = g_strdup (reason);
+  g_ptr_array_add (plan->skipped, skip);
+}
+
+const char *
+cordon_op_kind_name (CordonOpKind kind)
+{
+  static const char * const names[CORDON_OP_MAX] = {
+    "unshare", "new-session", "die-with-parent", "cap-drop", "ro-bind", "bind",
+    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir",
+  };
+
+  g_return_val_if_fail (kind < CORDON_OP_MAX, "?");
+  return names[kind];
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* plan: what compile decided, before it is spelled as bwrap options. An
+ * ordered list of typed operations (the describe-then-do split of
+ * bubblewrap's own setup ops), each tagged with the policy rule that made
+ * it; the entries that were skipped and why; and the environment. */
+#pragma once
+
+#include <glib.h>
+#include "cordon-error.h"
+#include "policy.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CORDON_OP_UNSHARE,          /* ns: one CordonNamespaces bit */
+  CORDON_OP_NEW_SESSION,
+  CORDON_OP_DIE_WITH_PARENT,
+  CORDON_OP_CAP_DROP_ALL,
+  CORDON_OP_RO_BIND,          /* src -> dest, read-only */
+  CORDON_OP_BIND,             /* src -> dest, writable */
+  CORDON_OP_SYMLINK,          /* src is the link text, dest the link */
+  CORDON_OP_PROC,             /* private procfs at dest */
+  CORDON_OP_DEV,              /* minimal devtmpfs at dest */
+  CORDON_OP_TMPFS,            /* scratch tmpfs at dest */
+  CORDON_OP_MASK_FILE,        /* /dev/null bound read-only over dest */
+  CORDON_OP_MASK_DIR,         /* empty read-only tmpfs over dest */
+  CORDON_OP_CHDIR,
+  CORDON_OP_MAX
+} CordonOpKind;
+
+typedef struct
+{
+  CordonOpKind kind;
+  char *src;
+  char *dest;
+  guint ns;
+  CordonKey key;              /* CORDON_KEY_INVALID for built-in ops */
+  CordonLocation rule;        /* rule.file NULL for built-in ops and defaults */
+  char *why;                  /* one line, for explain */
+} CordonOp;
+
+typedef struct
+{
+  CordonKey key;
+  CordonLocation rule;
+  char *path;
+  char *reason;
+} CordonSkip;
+
+typedef struct
+{
+  char *name;
+  gboolean passed;
+  gboolean set_by_policy;     /* its value is policy text, not the caller's */
+  CordonLocation rule;        /* the allow/set item, or file NULL */
+  char *reason;
+} CordonEnvDecision;
+
+typedef struct
+{
+  char *policy_name;
+  GPtrArray *ops;             /* CordonOp */
+  GPtrArray *skipped;         /* CordonSkip */
+  GPtrArray *env_decisions;   /* CordonEnvDecision, sorted by name */
+  GPtrArray *envp;            /* "NAME=VALUE" passed to bwrap, sorted */
+  char *workdir;
+  guint namespaces;
+  CordonProcMode proc_mode;
+  CordonProcFallback proc_fallback;
+  guint64 timeout;
+} CordonPlan;
+
+CordonPlan *cordon_plan_new (const char *policy_name);
+void cordon_plan_free (CordonPlan *plan);
+CordonOp *cordon_op_new (CordonOpKind kind,
+                         const char *src,
+                         const char *dest,
+                         const CordonItem *item,
+                         const char *why);
+void cordon_op_free (CordonOp *op);
+CordonOp *cordon_plan_add_op (CordonPlan *plan,
+                              CordonOpKind kind,
+                              const char *src,
+                              const char *dest,
+                              const CordonItem *item,
+                              const char *why);
+void cordon_plan_add_skip (CordonPlan *plan,
+                           const CordonItem *item,
+                           const char *path,
+                           const char *reason);
+const char *cordon_op_kind_name (CordonOpKind kind);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonPlan, cordon_plan_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonOp, cordon_op_free)
+
+G_END_DECLS

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* policy-check: diagnostics that need the whole merged policy. Paths are
+ * compared symbolically, variables unexpanded (${HOME}/x is under
+ * ${HOME}), so the result does not depend on the host that runs check. */
+#include "config.h"
+
+#include <string.h>
+
+#include "env-filter.h"
+#include "path-util.h"
+#include "policy-check.h"
+
+static void
+diag (CordonDiagnostics *diags,
+      CordonSeverity severity,
+      const CordonItem *item,
+      const char *format,
+      ...) G_GNUC_PRINTF (4, 5);
+
+static void
+diag (CordonDiagnostics *diags,
+      CordonSeverity severity,
+      const CordonItem *item,
+      const char *format,
+      ...)
+{
+  g_autofree char *msg = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  cordon_diagnostics_add (diags, severity, &item->loc, "%s", msg);
+}
+
+static void
+check_env_allow (const CordonPolicy *policy,
+                 CordonDiagnostics *diags)
+{
+  GPtrArray *allow = cordon_policy_get_list (policy, CORDON_KEY_ENV_ALLOW);
+
+  for (guint i = 0; i < allow->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (allow, i);
+      const char *hit = cordon_env_never_pass_overlap (it->text);
+
+      if (hit != NULL)
+        diag (diags, CORDON_SEVERITY_ERROR, it,
+              "'%s' is allowed but matches the never-pass variable '%s', which "
+              "runs code of the caller's choosing; it is always dropped", it->text, hit);
+      for (guint j = 0; j < i; j++)
+        if (g_str_equal (it->text, ((CordonItem *) g_ptr_array_index (allow, j))->text))
+          {
+            diag (diags, CORDON_SEVERITY_WARNING, it, "'%s' is allowed twice", it->text);
+            break;
+          }
+    }
+}
+
+static char *
+assignment_name (const CordonItem *it)
+{
+  const char *eq = strchr (it->text, '=');
+
+  return g_strndup (it->text, eq != NULL ? (gsize) (eq - it->text) : strlen (it->text));
+}
+
+static void
+check_env_set (const CordonPolicy *policy,
+               CordonDiagnostics *diags)
+{
+  GPtrArray *set = cordon_policy_get_list (policy, CORDON_KEY_ENV_SET);
+
+  for (guint i = 0; i < set->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (set, i);
+      g_autofree char *name = assignment_name (it);
+
+      if (cordon_env_is_never_pass (name))
+        diag (diags, CORDON_SEVERITY_ERROR, it,
+              "'%s' is in the never-pass set and cannot be set", name);
+      for (guint j = 0; j < i; j++)
+        {
+          const CordonItem *prev = g_ptr_array_index (set, j);
+          g_autofree char *prev_name = assignment_name (prev);
+
+          if (g_str_equal (name, prev_name))
+            {
+              diag (diags, CORDON_SEVERITY_WARNING, it,
+                    "'%s' is set again (first at %s:%u); the last value wins",
+                    name, prev->loc.file, prev->loc.line);
+              break;
+            }
+        }
+    }
+}
+
+static const CordonKey writable_keys[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
+static const CordonKey read_only_keys[] = { CORDON_KEY_FS_READ_ONLY, CORDON_KEY_FS_READ_ONLY_TRY };
+
+static void
+check_writable_against (const CordonPolicy *policy,
+                        const CordonItem *w,
+                        CordonDiagnostics *diags)
+{
+  g_autofree char *wpath = cordon_path_normalize (w->text);
+  GPtrArray *tmpfs = cordon_policy_get_list (policy, CORDON_KEY_FS_TMPFS);
+
+  for (guint i = 0; i < tmpfs->len; i++)
+    {
+      const CordonItem *t = g_ptr_array_index (tmpfs, i);
+      g_autofree char *tpath = cordon_path_normalize (t->text);
+
+      if (g_str_equal (tpath, wpath))
+        diag (diags, CORDON_SEVERITY_ERROR, t,
+              "'%s' is both a tmpfs here and writable at %s:%u:%u; choose one",
+              t->text, w->loc.file, w->loc.line, w->loc.col);
+      else if (cordon_path_is_ancestor (wpath, tpath, FALSE))
+        diag (diags, CORDON_SEVERITY_WARNING, t,
+              "tmpfs '%s' hides part of the writable path '%s' (%s:%u); "
+              "what is written beneath it is lost", t->text, w->text, w->loc.file, w->loc.line);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (read_only_keys); k++)
+    {
+      GPtrArray *ro = cordon_policy_get_list (policy, read_only_keys[k]);
+
+      for (guint i = 0; i < ro->len; i++)
+        {
+          const CordonItem *r = g_ptr_array_index (ro, i);
+          g_autofree char *rpath = cordon_path_normalize (r->text);
+
+          if (g_str_equal (rpath, wpath))
+            diag (diags, CORDON_SEVERITY_ERROR, r,
+                  "'%s' is both read-only here and writable at %s:%u:%u; choose one",
+                  r->text, w->loc.file, w->loc.line, w->loc.col);
+        }
+    }
+}
+
+/* A mask applies last (invariant 6): over a writable path, or over one
+ * of its ancestors, it hides the path the policy meant to give. */
+static gboolean
+mask_covers (const char *mask,
+             const char *path)
+{
+  g_autofree char *current = g_strdup (path);
+
+  if (!cordon_path_has_glob (mask))
+    return cordon_path_is_ancestor (mask, path, TRUE);
+  for (;;)
+    {
+      char *slash;
+
+      if (cordon_glob_match (mask, current))
+        return TRUE;
+      slash = strrchr (current, '/');
+      if (slash == NULL || slash == current)
+        return FALSE;
+      *slash = '\0';
+    }
+}
+
+static void
+check_masks_against (const CordonPolicy *policy,
+                     const CordonItem *w,
+                     CordonDiagnostics *diags)
+{
+  static const CordonKey mask_keys[] = { CORDON_KEY_SECRETS_MASK, CORDON_KEY_SOCKETS_MASK };
+  g_autofree char *wpath = cordon_path_normalize (w->text);
+
+  for (guint k = 0; k < G_N_ELEMENTS (mask_keys); k++)
+    {
+      GPtrArray *masks = cordon_policy_get_list (policy, mask_keys[k]);
+
+      for (guint i = 0; i < masks->len; i++)
+        {
+          const CordonItem *m = g_ptr_array_index (masks, i);
+          g_autofree char *mpath = NULL;
+
+          if (m->text[0] == '@')
+            continue;
+          mpath = cordon_path_normalize (m->text);
+          if (mask_covers (mpath, wpath))
+            diag (diags, CORDON_SEVERITY_ERROR, m,
+                  "mask '%s' hides the writable path '%s' (%s:%u): masks are applied last",
+                  m->text, w->text, w->loc.file, w->loc.line);
+        }
+    }
+}
+
+static void
+check_filesystem (const CordonPolicy *policy,
+                  CordonDiagnostics *diags)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (writable_keys); k++)
+    {
+      GPtrArray *writable = cordon_policy_get_list (policy, writable_keys[k]);
+
+      for (guint i = 0; i < writable->len; i++)
+        {
+          const CordonItem *w = g_ptr_array_index (writable, i);
+
+          if (g_str_equal (w->text, "/"))
+            diag (diags, CORDON_SEVERITY_ERROR, w, "a writable '/' makes the whole host writable");
+          check_writable_against (policy, w, diags);
+          check_masks_against (policy, w, diags);
+        }
+    }
+}
+
+static const CordonItem *
+last_item (const CordonPolicy *policy,
+           CordonKey key)
+{
+  GPtrArray *list = cordon_policy_get_list (policy, key);
+
+  return list->len > 0 ? g_ptr_array_index (list, list->len - 1) : NULL;
+}
+
+static void
+check_authority (const CordonPolicy *policy,
+                 CordonDiagnostics *diags)
+{
+  GPtrArray *allow = cordon_policy_get_list (policy, CORDON_KEY_SOCKETS_ALLOW);
+  const CordonItem *unshare = last_item (policy, CORDON_KEY_NS_UNSHARE);
+  const CordonItem *session = cordon_policy_get (policy, CORDON_KEY_NS_NEW_SESSION);
+  const CordonItem *dwp = cordon_policy_get (policy, CORDON_KEY_NS_DIE_WITH_PARENT);
+
+  for (guint i = 0; i < allow->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (allow, i);
+
+      diag (diags, CORDON_SEVERITY_WARNING, it,
+            "socket '%s' is allowed: the sandbox can connect to it and use its authority",
+            it->text);
+    }
+  if (unshare == NULL && cordon_policy_n_sources (policy) > 0)
+    {
+      CordonLocation top = { cordon_policy_source_file (policy, 0), 0, 0 };
+
+      cordon_diagnostics_add (diags, CORDON_SEVERITY_WARNING, &top,
+                              "no [namespaces] unshare=: the sandbox shares every "
+                              "namespace with the host");
+    }
+  else if (unshare != NULL && !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
+    diag (diags, CORDON_SEVERITY_WARNING, unshare,
+          "the network namespace is shared: the host network and its abstract "
+          "unix sockets (X11, D-Bus) stay reachable");
+  if (session != NULL && session->num == FALSE)
+    diag (diags, CORDON_SEVERITY_WARNING, session,
+          "new-session=false: the sandbox shares the caller's terminal and could "
+          "push keystrokes into it with TIOCSTI");
+  if (dwp != NULL && dwp->num == FALSE)
+    diag (diags, CORDON_SEVERITY_WARNING, dwp,
+          "die-with-parent=false: the sandbox may outlive cordon");
+}
+
+void
+cordon_policy_check (const CordonPolicy *policy,
+                     CordonDiagnostics *diags)
+{
+  check_env_allow (policy, diags);
+  check_env_set (policy, diags);
+  check_filesystem (policy, diags);
+  check_authority (policy, diags);
+}

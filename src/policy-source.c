@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* policy-source: finds and reads policy text on the host: by path, in the
+ * search directories, or in the set embedded in the binary (so that an
+ * uninstalled build runs on its default policy). Reads are bounded so a
+ * hostile or mistaken file cannot make cordon read without end. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cordon-resources.h"
+#include "policy-source.h"
+
+#define EMBEDDED_PREFIX "/org/cordon/policies/"
+#define EMBEDDED_DISPLAY "<embedded>/"
+
+struct _CordonPolicySource
+{
+  GPtrArray *dirs;   /* char*, NULL-terminated */
+};
+
+static const char *
+env_lookup (const char * const *envp,
+            const char *name)
+{
+  return envp != NULL ? g_environ_getenv ((char **) envp, name) : NULL;
+}
+
+CordonPolicySource *
+cordon_policy_source_new (const char * const *envp)
+{
+  CordonPolicySource *source = cordon_policy_source_new_embedded_only ();
+  const char *config = env_lookup (envp, "XDG_CONFIG_HOME");
+  const char *home = env_lookup (envp, "HOME");
+
+  g_ptr_array_remove_index (source->dirs, source->dirs->len - 1);
+  if (config != NULL && g_path_is_absolute (config))
+    g_ptr_array_add (source->dirs, g_build_filename (config, "cordon", "policies", NULL));
+  else if (home != NULL && g_path_is_absolute (home))
+    g_ptr_array_add (source->dirs, g_build_filename (home, ".config", "cordon", "policies", NULL));
+  g_ptr_array_add (source->dirs, g_strdup (CORDON_SYSCONFDIR "/policies"));
+  g_ptr_array_add (source->dirs, g_strdup (CORDON_DATADIR "/policies"));
+  g_ptr_array_add (source->dirs, NULL);
+  return source;
+}
+
+CordonPolicySource *
+cordon_policy_source_new_embedded_only (void)
+{
+  CordonPolicySource *source = g_new0 (CordonPolicySource, 1);
+
+  source->dirs = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (source->dirs, NULL);
+  return source;
+}
+
+void
+cordon_policy_source_free (CordonPolicySource *source)
+{
+  if (source == NULL)
+    return;
+  g_ptr_array_unref (source->dirs);
+  g_free (source);
+}
+
+const char * const *
+cordon_policy_source_get_dirs (CordonPolicySource *source)
+{
+  return (const char * const *) source->dirs->pdata;
+}
+
+gboolean
+cordon_policy_ref_is_path (const char *ref)
+{
+  return strchr (ref, '/') != NULL || g_str_has_suffix (ref, ".policy");
+}
+
+static gboolean
+name_is_valid (const char *name)
+{
+  if (name[0] == '\0' || name[0] == '.')
+    return FALSE;
+  for (const char *p = name; *p != '\0'; p++)
+    if (!(g_ascii_isalnum (*p) || *p == '-' || *p == '_' || *p == '.'))
+      return FALSE;
+  return TRUE;
+}
+
+/* Reads at most CORDON_POLICY_MAX_BYTES + 1 bytes: enough for the parser
+ * to say the file is too large, never more. */
+static gboolean
+read_bounded (const char *path,
+              char **out_text,
+              GError **error)
+{
+  g_autofree char *buf = g_malloc (CORDON_POLICY_MAX_BYTES + 2);
+  gsize len = 0;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  struct stat st;
+
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, CORDON_ERROR, saved == ENOENT ? CORDON_ERROR_NOT_FOUND : CORDON_ERROR_FAILED,
+                   "%s: %s", path, g_strerror (saved));
+      return FALSE;
+    }
+  if (fstat (fd, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_FAILED, "%s: not a regular file", path);
+      return FALSE;
+    }
+  while (len <= CORDON_POLICY_MAX_BYTES)
+    {
+      ssize_t n = read (fd, buf + len, CORDON_POLICY_MAX_BYTES + 1 - len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      len += (gsize) n;
+    }
+  close (fd);
+  buf[len] = '\0';
+  if (memchr (buf, '\0', len) != NULL)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_POLICY,
+                   "%s: contains a NUL byte; a policy is text", path);
+      return FALSE;
+    }
+  *out_text = g_steal_pointer (&buf);
+  return TRUE;
+}
+
+static gboolean
+lookup_embedded (const char *name,
+                 char **out_file,
+                 char **out_text)
+{
+  g_autofree char *rpath = g_strconcat (EMBEDDED_PREFIX, name, ".policy", NULL);
+  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), rpath,
+                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+
+  if (bytes == NULL)
+    return FALSE;
+  *out_file = g_strconcat (EMBEDDED_DISPLAY, name, ".policy", NULL);
+  *out_text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  return TRUE;
+}
+
+static gboolean
+resolve_name (CordonPolicySource *source,
+              const char *name,
+              char **out_file,
+              char **out_text,
+              GError **error)
+{
+  if (!name_is_valid (name))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE,
+                   "'%s' is neither a policy name (letters, digits, '-', '_', '.') nor a path", name);
+      return FALSE;
+    }
+  for (guint i = 0; i + 1 < source->dirs->len; i++)
+    {
+      g_autofree char *path = g_strconcat (g_ptr_array_index (source->dirs, i), "/", name, ".policy", NULL);
+
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        {
+          if (!read_bounded (path, out_text, error))
+            return FALSE;
+          *out_file = g_steal_pointer (&path);
+          return TRUE;
+        }
+    }
+  if (lookup_embedded (name, out_file, out_text))
+    return TRUE;
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND,
+               "no policy named '%s' (searched the policy directories and the embedded set)", name);
+  return FALSE;
+}
+
+static gboolean
+resolve (gpointer user_data,
+         const char *ref,
+         const char *from_file,
+         char **out_file,
+         char **out_text,
+         GError **error)
+{
+  CordonPolicySource *source = user_data;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+
+  if (!cordon_policy_ref_is_path (ref))
+    return resolve_name (source, ref, out_file, out_text, error);
+  if (from_file != NULL && g_str_has_prefix (from_file, EMBEDDED_DISPLAY) && !g_path_is_absolute (ref))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND,
+                   "an embedded policy includes others by name, not by relative path");
+      return FALSE;
+    }
+  dir = from_file != NULL ? g_path_get_dirname (from_file) : g_get_current_dir ();
+  path = g_canonicalize_filename (ref, dir);
+  if (!read_bounded (path, out_text, error))
+    return FALSE;
+  *out_file = g_steal_pointer (&path);
+  return TRUE;
+}
+
+void
+cordon_policy_source_get_resolver (CordonPolicySource *source,
+                                   CordonPolicyResolver *out_resolver)
+{
+  out_resolver->resolve = resolve;
+  out_resolver->user_data = source;
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+char **
+cordon_policy_source_list_embedded (void)
+{
+  g_auto(GStrv) children = g_resource_enumerate_children (cordon_get_resource (), EMBEDDED_PREFIX,
+                                                          G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; children != NULL && children[i] != NULL; i++)
+    if (g_str_has_suffix (children[i], ".policy"))
+      g_ptr_array_add (names, g_strndup (children[i], strlen (children[i]) - strlen (".policy")));
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* render: spells a plan as bwrap options, and prints it for people
+ * (explain), for sh (shell) and for programs (json). Pure. Environment
+ * values never appear in any of these: bwrap receives the envp directly,
+ * so no value sits in a cmdline (invariant 2), and the shell form refers
+ * to the caller's variables by name. */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "path-util.h"
+#include "render.h"
+
+static void
+render_op (CordonBwrapArgv *argv,
+           gint index,
+           const CordonOp *op)
+{
+  g_autofree char *flag = NULL;
+
+  switch (op->kind)
+    {
+    case CORDON_OP_UNSHARE:
+      flag = g_strconcat ("--unshare-", cordon_namespace_name (op->ns), NULL);
+      cordon_bwrap_argv_add (argv, index, flag);
+      break;
+    case CORDON_OP_NEW_SESSION:
+      cordon_bwrap_argv_add (argv, index, "--new-session");
+      break;
+    case CORDON_OP_DIE_WITH_PARENT:
+      cordon_bwrap_argv_add (argv, index, "--die-with-parent");
+      break;
+    case CORDON_OP_CAP_DROP_ALL:
+      cordon_bwrap_argv_add_many (argv, index, "--cap-drop", "ALL", NULL);
+      break;
+    case CORDON_OP_RO_BIND:
+    case CORDON_OP_MASK_FILE:
+      cordon_bwrap_argv_add_many (argv, index, "--ro-bind", op->src, op->dest, NULL);
+      break;
+    case CORDON_OP_BIND:
+      cordon_bwrap_argv_add_many (argv, index, "--bind", op->src, op->dest, NULL);
+      break;
+    case CORDON_OP_SYMLINK:
+      cordon_bwrap_argv_add_many (argv, index, "--symlink", op->src, op->dest, NULL);
+      break;
+    case CORDON_OP_PROC:
+      cordon_bwrap_argv_add_many (argv, index, "--proc", op->dest, NULL);
+      break;
+    case CORDON_OP_DEV:
+      cordon_bwrap_argv_add_many (argv, index, "--dev", op->dest, NULL);
+      break;
+    case CORDON_OP_TMPFS:
+      cordon_bwrap_argv_add_many (argv, index, "--tmpfs", op->dest, NULL);
+      break;
+    case CORDON_OP_MASK_DIR:
+      cordon_bwrap_argv_add_many (argv, index, "--tmpfs", op->dest,
+                                  "--remount-ro", op->dest, NULL);
+      break;
+    case CORDON_OP_CHDIR:
+      cordon_bwrap_argv_add_many (argv, index, "--chdir", op->dest, NULL);
+      break;
+    case CORDON_OP_MAX:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+CordonBwrapArgv *
+cordon_render_argv (const CordonPlan *plan)
+{
+  CordonBwrapArgv *argv = cordon_bwrap_argv_new ();
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    render_op (argv, (gint) i, g_ptr_array_index (plan->ops, i));
+  return argv;
+}
+
+static const char * const default_command[] = { "sh", NULL };
+
+static const char * const *
+command_or_default (const char * const *command)
+{
+  return command != NULL && command[0] != NULL ? command : default_command;
+}
+
+/* NAME=VALUE from the policy's set= is policy text and safe to print; a
+ * passed caller variable is written "NAME=$NAME" so that its value is
+ * taken from the shell that runs the line, never printed. */
+static void
+append_env_words (GString *out,
+                  const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    {
+      const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
+
+      if (!d->passed)
+        continue;
+      if (d->set_by_policy)
+        {
+          for (guint j = 0; j < plan->envp->len; j++)
+            {
+              const char *kv = g_ptr_array_index (plan->envp, j);
+
+              if (g_str_has_prefix (kv, d->name) && kv[strlen (d->name)] == '=')
+                {
+                  g_autofree char *q = cordon_shell_quote (kv);
+
+                  g_string_append_printf (out, " %s", q);
+                }
+            }
+        }
+      else
+        g_string_append_printf (out, " \"%s=$%s\"", d->name, d->name);
+    }
+}
+
+char *
+cordon_render_shell (const CordonPlan *plan,
+                     const CordonBwrapArgv *argv,
+                     const char *bwrap_path,
+                     const char * const *command)
+{
+  g_autoptr(GString) out = g_string_new ("env -i");
+  g_autofree char *bwrap = cordon_shell_quote (bwrap_path);
+  const char * const *cmd = command_or_default (command);
+  gint last_origin = -2;
+
+  append_env_words (out, plan);
+  g_string_append_printf (out, " %s", bwrap);
+  for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)
+    {
+      g_autofree char *q = cordon_shell_quote (cordon_bwrap_argv_get (argv, i));
+      gint origin = cordon_bwrap_argv_origin (argv, i);
+
+      /* One op per line keeps the paste readable. */
+      g_string_append (out, origin != last_origin ? " \\\n    " : " ");
+      g_string_append (out, q);
+      last_origin = origin;
+    }
+  g_string_append (out, " \\\n    --");
+  for (guint i = 0; cmd[i] != NULL; i++)
+    {
+      g_autofree char *q = cordon_shell_quote (cmd[i]);
+
+      g_string_append_printf (out, " %s", q);
+    }
+  g_string_append_c (out, '\n');
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static char *
+rule_string (CordonKey key,
+             const CordonLocation *rule)
+{
+  g_autofree char *where = NULL;
+  const CordonKeyInfo *info;
+
+  if (key == CORDON_KEY_INVALID)
+    return g_strdup ("built-in");
+  info = cordon_key_info (key);
+  if (rule->file == NULL)
+    return g_strdup_printf ("default of [%s] %s", info->section, info->name);
+  where = cordon_location_to_string (rule);
+  return g_strdup_printf ("%s [%s] %s", where, info->section, info->name);
+}
+
+/* The args of op `index`, joined by spaces, shell-quoted. */
+static char *
+op_args (const CordonBwrapArgv *argv,
+         gint index)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)
+    if (cordon_bwrap_argv_origin (argv, i) == index)
+      {
+        g_autofree char *q = cordon_shell_quote (cordon_bwrap_argv_get (argv, i));
+
+        if (s->len > 0)
+          g_string_append_c (s, ' ');
+        g_string_append (s, q);
+      }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static void
+explain_ops (GString *out,
+             const CordonPlan *plan,
+             const CordonBwrapArgv *argv)
+{
+  g_autoptr(GPtrArray) cols = g_ptr_array_new_with_free_func (g_free);
+  gsize width = 0;
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      char *args = op_args (argv, (gint) i);
+
+      width = MAX (width, strlen (args));
+      g_ptr_array_add (cols, args);
+    }
+  g_string_append (out, "bwrap arguments, each beside the rule that produced it:\n");
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      g_autofree char *rule = rule_string (op->key, &op->rule);
+
+      g_string_append_printf (out, "  %-*s  %s: %s\n", (int) width,
+                              (const char *) g_ptr_array_index (cols, i), rule, op->why);
+    }
+}
+
+static void
+explain_skips (GString *out,
+               const CordonPlan *plan)
+{
+  if (plan->skipped->len == 0)
+    {
+      g_string_append (out, "\nskipped: none\n");
+      return;
+    }
+  g_string_append (out, "\nskipped (nothing is created on the host for these):\n");
+  for (guint i = 0; i < plan->skipped->len; i++)
+    {
+      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
+      g_autofree char *rule = rule_string (skip->key, &skip->rule);
+
+      g_string_append_printf (out, "  %s  %s: %s\n", skip->path, rule, skip->reason);
+    }
+}
+
+static void
+explain_env (GString *out,
+             const CordonPlan *plan)
+{
+  gsize width = 0;
+
+  g_string_append (out, "\nenvironment (names only; values are never shown):\n");
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    width = MAX (width, strlen (((CordonEnvDecision *) g_ptr_array_index (plan->env_decisions, i))->name));
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    {
+      const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
+      g_autofree char *where = d->rule.file != NULL ? cordon_location_to_string (&d->rule) : NULL;
+
+      g_string_append_printf (out, "  %-*s  %s%s%s\n", (int) width, d->name, d->reason,
+                              where != NULL ? "  " : "", where != NULL ? where : "");
+    }
+}
+
+char *
+cordon_render_explain (const CordonPlan *plan,
+                       const CordonBwrapArgv *argv)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_string_append_printf (out, "policy %s, workdir %s\n\n", plan->policy_name,
+                          plan->workdir != NULL ? plan->workdir : "(none)");
+  explain_ops (out, plan, argv);
+  explain_skips (out, plan);
+  explain_env (out, plan);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+json_rule (JsonBuilder *b,
+           CordonKey key,
+           const CordonLocation *rule)
+{
+  json_builder_set_member_name (b, "rule");
+  if (rule->file != NULL)
+    {
+      g_autofree char *where = cordon_location_to_string (rule);
+
+      json_builder_add_string_value (b, where);
+    }
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "key");
+  if (key != CORDON_KEY_INVALID)
+    {
+      g_autofree char *k = g_strdup_printf ("[%s] %s", cordon_key_info (key)->section,
+                                            cordon_key_info (key)->name);
+
+      json_builder_add_string_value (b, k);
+    }
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+json_ops (JsonBuilder *b,
+          const CordonPlan *plan,
+          const CordonBwrapArgv *argv)
+{
+  json_builder_set_member_name (b, "ops");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "op");
+      json_builder_add_string_value (b, cordon_op_kind_name (op->kind));
+      json_builder_set_member_name (b, "args");
+      json_builder_begin_array (b);
+      for (guint j = 0; j < cordon_bwrap_argv_len (argv); j++)
+        if (cordon_bwrap_argv_origin (argv, j) == (gint) i)
+          json_builder_add_string_value (b, cordon_bwrap_argv_get (argv, j));
+      json_builder_end_array (b);
+      json_rule (b, op->key, &op->rule);
+      json_builder_set_member_name (b, "why");
+      json_builder_add_string_value (b, op->why);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+json_skips (JsonBuilder *b,
+            const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "skipped");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->skipped->len; i++)
+    {
+      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "path");
+      json_builder_add_string_value (b, skip->path);
+      json_rule (b, skip->key, &skip->rule);
+      json_builder_set_member_name (b, "reason");
+      json_builder_add_string_value (b, skip->reason);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+json_env (JsonBuilder *b,
+          const CordonPlan *plan)
+{
+  const char *members[] = { "env_passed", "env_dropped" };
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      json_builder_set_member_name (b, members[pass]);
+      json_builder_begin_array (b);
+      for (guint i = 0; i < plan->env_decisions->len; i++)
+        {
+          const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
+
+          if (d->passed == (pass == 0))
+            json_builder_add_string_value (b, d->name);
+        }
+      json_builder_end_array (b);
+    }
+}
+
+static void
+json_strv (JsonBuilder *b,
+           const char *member,
+           const char * const *strv,
+           const CordonBwrapArgv *argv)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
+    json_builder_add_string_value (b, strv[i]);
+  for (guint i = 0; argv != NULL && i < cordon_bwrap_argv_len (argv); i++)
+    json_builder_add_string_value (b, cordon_bwrap_argv_get (argv, i));
+  json_builder_end_array (b);
+}
+
+char *
+cordon_render_json (const CordonPlan *plan,
+                    const CordonBwrapArgv *argv,
+                    const char *bwrap_path,
+                    const char * const *command)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "policy");
+  json_builder_add_string_value (b, plan->policy_name);
+  json_builder_set_member_name (b, "workdir");
+  json_builder_add_string_value (b, plan->workdir);
+  json_builder_set_member_name (b, "bwrap");
+  json_builder_add_string_value (b, bwrap_path);
+  json_strv (b, "args", NULL, argv);
+  json_strv (b, "command", command_or_default (command), NULL);
+  json_env (b, plan);
+  json_ops (b, plan, argv);
+  json_skips (b, plan);
+  json_builder_set_member_name (b, "timeout");
+  json_builder_add_int_value (b, (gint64) plan->timeout);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}

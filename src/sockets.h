@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* sockets: the catalog of well-known host sockets a policy names as
+ * @name, each with the path globs where it lives and the authority it
+ * carries. Pure data and lookups; resolving globs is host-facts' job. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *name;
+  const char * const *paths;  /* absolute globs, ${VARS} allowed */
+  const char *authority;      /* one line: what reaching it grants */
+} CordonSocketEntry;
+
+const CordonSocketEntry *cordon_socket_catalog_lookup (const char *name);
+const CordonSocketEntry *cordon_socket_catalog_get (guint i);
+guint cordon_socket_catalog_len (void);
+
+G_END_DECLS
