@@ -149,6 +149,12 @@ add_root (Compiler *c,
   return TRUE;
 }
 
+static gboolean
+is_minimal_root (const Compiler *c)
+{
+  return cordon_policy_get_num (c->policy, CORDON_KEY_FS_ROOT) == CORDON_ROOT_MINIMAL;
+}
+
 static void
 add_proc_dev (Compiler *c)
 {
@@ -162,6 +168,10 @@ add_proc_dev (Compiler *c)
   else if (c->plan->proc_mode == CORDON_PROC_HOST_RO)
     cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, "/proc", "/proc", mode,
                         "degraded: the host /proc, read-only");
+  else if (!is_minimal_root (c))
+    /* The host root is bound recursively, its /proc with it: hide it. */
+    cordon_plan_add_op (c->plan, CORDON_OP_MASK_DIR, NULL, "/proc", mode,
+                        "no /proc: the host's, under the read-only root, is hidden");
   /* Always a fresh /dev: under a read-only host root, /dev would be the
    * host's, and a read-only bind does not stop writes to device nodes. */
   cordon_plan_add_op (c->plan, CORDON_OP_DEV, NULL, "/dev", NULL,
@@ -184,11 +194,6 @@ static const MountRule mount_rules[] = {
   { CORDON_KEY_FS_WRITABLE_TRY, CORDON_OP_BIND, TRUE, "host path, writable" },
 };
 
-static gboolean
-is_minimal_root (const Compiler *c)
-{
-  return cordon_policy_get_num (c->policy, CORDON_KEY_FS_ROOT) == CORDON_ROOT_MINIMAL;
-}
 
 /* One tmpfs or bind. A required path that is absent is an error: the
  * author named it, so running without it would be a silent change. */
@@ -286,6 +291,49 @@ flush_sorted (Compiler *c,
     }
 }
 
+/* Host directories a writable bind must never be: the command could
+ * replace the programs and libraries every later process runs. */
+static const char * const system_dirs[] = {
+  "/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+  "/boot", "/dev", "/proc", "/sys", "/var", "/run", NULL
+};
+
+/* Paths as expanded on this host can collide where the policy text did
+ * not (check compares the text): ${WORKDIR} may be ${HOME}. A bind at the
+ * path of a tmpfs is mounted after it and uncovers what the tmpfs was
+ * there to hide (the caller's whole home), so refuse rather than choose. */
+static gboolean
+check_mount_conflicts (Compiler *c,
+                       GError **error)
+{
+  for (guint i = 0; i < c->mounts->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (c->mounts, i);
+
+      if (op->kind == CORDON_OP_BIND && g_strv_contains (system_dirs, op->dest))
+        {
+          cordon_error_set_at (error, &op->rule, CORDON_ERROR_HOST,
+                               "refusing to make the system directory '%s' writable", op->dest);
+          return FALSE;
+        }
+      for (guint j = 0; op->kind != CORDON_OP_TMPFS && j < c->mounts->len; j++)
+        {
+          const CordonOp *t = g_ptr_array_index (c->mounts, j);
+          g_autofree char *where = NULL;
+
+          if (t->kind != CORDON_OP_TMPFS || !g_str_equal (t->dest, op->dest))
+            continue;
+          where = cordon_location_to_string (&t->rule);
+          cordon_error_set_at (error, &op->rule, CORDON_ERROR_HOST,
+                               "'%s' is bound here but is also a tmpfs (%s) on this host: the "
+                               "bind would uncover what the tmpfs hides; choose a workdir "
+                               "beneath it (-C)", op->dest, where);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 add_mounts (Compiler *c,
             GError **error)
@@ -298,6 +346,8 @@ add_mounts (Compiler *c,
         if (!add_mount (c, &mount_rules[r], g_ptr_array_index (list, i), error))
           return FALSE;
     }
+  if (!check_mount_conflicts (c, error))
+    return FALSE;
   flush_sorted (c, c->mounts);
   return TRUE;
 }
@@ -362,12 +412,14 @@ add_mask_path (Compiler *c,
   CordonPathKind kind = info != NULL ? info->kind : CORDON_PATH_ABSENT;
   const CordonOp *cover;
   g_autofree char *why = NULL;
+  const char *link;
 
-  if (g_hash_table_contains (c->allowed_sockets, path))
+  if (it->key == CORDON_KEY_SOCKETS_MASK && g_hash_table_contains (c->allowed_sockets, path))
     {
       cordon_plan_add_skip (c->plan, it, path, "allowed by [sockets] allow=");
       return;
     }
+  link = path;
   path = resolve_link (c, path, &target, &kind);
   if (kind == CORDON_PATH_ABSENT || kind == CORDON_PATH_SYMLINK)
     {
@@ -385,16 +437,21 @@ add_mask_path (Compiler *c,
       cordon_plan_add_skip (c->plan, it, path, reason);
       return;
     }
-  why = g_strdup_printf ("mask %s (%s)", what, cordon_path_kind_name (kind));
+  if (target != NULL)
+    why = g_strdup_printf ("mask %s (%s), the target of the symlink %s", what,
+                           cordon_path_kind_name (kind), link);
+  else
+    why = g_strdup_printf ("mask %s (%s)", what, cordon_path_kind_name (kind));
   g_ptr_array_add (c->masks, cordon_op_new (kind == CORDON_PATH_DIR ? CORDON_OP_MASK_DIR : CORDON_OP_MASK_FILE,
                                      kind == CORDON_PATH_DIR ? NULL : "/dev/null", path, it, why));
 }
 
-static void
+static gboolean
 add_mask_pattern (Compiler *c,
                   const CordonItem *it,
                   const char *text,
-                  const char *what)
+                  const char *what,
+                  GError **error)
 {
   const char *missing = NULL;
   g_autofree char *path = expand_path (c, text, &missing);
@@ -404,19 +461,47 @@ add_mask_pattern (Compiler *c,
       g_autofree char *reason = g_strdup_printf ("${%s} is not set on this host: nothing to mask", missing);
 
       cordon_plan_add_skip (c->plan, it, text, reason);
-      return;
+      return TRUE;
     }
   if (cordon_path_has_glob (path))
     {
       GPtrArray *matches = cordon_host_facts_glob_matches (c->facts, path);
 
+      if (matches != NULL && matches->len >= CORDON_HOST_FACTS_MAX_GLOB)
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_HOST,
+                               "glob '%s' matches %d paths or more; narrow it",
+                               path, CORDON_HOST_FACTS_MAX_GLOB);
+          return FALSE;
+        }
       if (matches == NULL || matches->len == 0)
         cordon_plan_add_skip (c->plan, it, path, "glob matches nothing on this host");
       for (guint i = 0; matches != NULL && i < matches->len; i++)
         add_mask_path (c, it, g_ptr_array_index (matches, i), what);
-      return;
+      return TRUE;
     }
   add_mask_path (c, it, path, what);
+  return TRUE;
+}
+
+/* A socket a variable such as SSH_AUTH_SOCK or DOCKER_HOST points at:
+ * masked wherever it is, catalogued path or not, since the variable is
+ * how clients find it. The path, not the value, is reported. */
+static void
+add_env_socket_mask (Compiler *c,
+                     const CordonItem *it,
+                     const char *var,
+                     const char *what)
+{
+  g_autofree char *raw = cordon_socket_path_from_env (var, cordon_host_facts_getenv (c->facts, var),
+                                                      c->facts->xdg_runtime_dir);
+  g_autofree char *path = raw != NULL ? cordon_path_normalize (raw) : NULL;
+  g_autofree char *why = NULL;
+
+  if (path == NULL || cordon_path_has_dotdot (path))
+    return;
+  why = g_strdup_printf ("%s, located by $%s", what, var);
+  add_mask_path (c, it, path, why);
 }
 
 static void
@@ -442,11 +527,48 @@ collect_allowed_sockets (Compiler *c)
       if (entry == NULL)
         {
           g_autofree char *p = expand_path (c, it->text, NULL);
+          GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
 
-          if (p != NULL)
+          for (guint k = 0; m != NULL && k < m->len; k++)
+            g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (m, k)));
+          if (p != NULL && !cordon_path_has_glob (p))
             g_hash_table_add (c->allowed_sockets, g_steal_pointer (&p));
         }
     }
+}
+
+/* A mask beneath a directory mask is already hidden, and could not be
+ * mounted anyway: the empty read-only tmpfs has no place for its mount
+ * point. Report it instead. */
+static void
+flush_masks (Compiler *c)
+{
+  g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
+
+  g_ptr_array_sort (c->masks, compare_mounts);
+  for (guint i = 0; i < c->masks->len; i++)
+    {
+      CordonOp *op = g_ptr_array_index (c->masks, i);
+
+      for (guint j = 0; j < dirs->len; j++)
+        {
+          const CordonOp *dir = g_ptr_array_index (dirs, j);
+
+          if (cordon_path_is_ancestor (dir->dest, op->dest, FALSE))
+            {
+              g_autofree char *reason = g_strdup_printf ("hidden by the mask of %s: no mask needed",
+                                                         dir->dest);
+
+              cordon_plan_add_skip_at (c->plan, op->key, &op->rule, op->dest, reason);
+              g_ptr_array_remove_index (c->masks, i--);
+              op = NULL;
+              break;
+            }
+        }
+      if (op != NULL && op->kind == CORDON_OP_MASK_DIR)
+        g_ptr_array_add (dirs, op);
+    }
+  flush_sorted (c, c->masks);
 }
 
 static gboolean
@@ -469,7 +591,8 @@ add_masks (Compiler *c,
     {
       const CordonItem *it = g_ptr_array_index (secrets, i);
 
-      add_mask_pattern (c, it, it->text, "secret");
+      if (!add_mask_pattern (c, it, it->text, "secret", error))
+        return FALSE;
     }
   for (guint i = 0; i < sockets->len; i++)
     {
@@ -477,12 +600,15 @@ add_masks (Compiler *c,
       const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
       g_autofree char *what = g_strdup_printf ("socket %s", it->text);
 
-      if (entry == NULL)
-        add_mask_pattern (c, it, it->text, what);
+      if (entry == NULL && !add_mask_pattern (c, it, it->text, what, error))
+        return FALSE;
       for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
-        add_mask_pattern (c, it, entry->paths[j], what);
+        if (!add_mask_pattern (c, it, entry->paths[j], what, error))
+          return FALSE;
+      for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
+        add_env_socket_mask (c, it, entry->env[j], what);
     }
-  flush_sorted (c, c->masks);
+  flush_masks (c);
   return TRUE;
 }
 
@@ -710,5 +836,7 @@ cordon_compile (const CordonPolicy *policy,
       || !add_environment (&c, error))
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
+  if (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION) != NULL)
+    plan->description = g_strdup (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text);
   return g_steal_pointer (&plan);
 }

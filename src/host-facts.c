@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,10 +16,6 @@
 #include "path-util.h"
 #include "policy-vars.h"
 #include "sockets.h"
-
-/* Bounds a glob's expansion: a mask glob that matches more than this is
- * almost certainly a mistake, and compile reports the truncation. */
-#define MAX_GLOB_MATCHES 4096
 
 static void
 path_info_free (gpointer p)
@@ -78,6 +75,19 @@ cordon_host_facts_new (const char *sysroot,
   facts->xdg_runtime_dir = absolute_or (cordon_host_facts_getenv (facts, "XDG_RUNTIME_DIR"), NULL);
   facts->bwrap_path = absolute_or (cordon_host_facts_getenv (facts, "CORDON_BWRAP"), "/usr/bin/bwrap");
   wd = g_canonicalize_filename (workdir != NULL ? workdir : cwd, cwd);
+  if (facts->sysroot[0] == '\0')
+    {
+      /* The sandbox binds the directory itself: name it by its real path,
+       * so a workdir given through a symlink is bound, not the link. */
+      char *real = realpath (wd, NULL);
+
+      if (real != NULL)
+        {
+          g_free (wd);
+          wd = g_strdup (real);
+          free (real);
+        }
+    }
   if (cordon_path_has_dotdot (wd))
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "workdir '%s' contains '..'", wd);
@@ -206,7 +216,7 @@ glob_walk (CordonHostFacts *facts,
 
   while (*parts != NULL && **parts == '\0')
     parts++;
-  if (out->len >= MAX_GLOB_MATCHES)
+  if (out->len >= CORDON_HOST_FACTS_MAX_GLOB)
     return;
   if (*parts == NULL)
     {
@@ -314,6 +324,16 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
             scan_value (facts, &vars, it->text);
           for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
             scan_value (facts, &vars, entry->paths[j]);
+          for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
+            {
+              g_autofree char *p = cordon_socket_path_from_env (entry->env[j],
+                                                                cordon_host_facts_getenv (facts, entry->env[j]),
+                                                                facts->xdg_runtime_dir);
+              g_autofree char *norm = p != NULL ? cordon_path_normalize (p) : NULL;
+
+              if (norm != NULL && !cordon_path_has_dotdot (norm))
+                cordon_host_facts_stat (facts, norm);
+            }
         }
     }
 }

@@ -13,6 +13,10 @@
 
 G_BEGIN_DECLS
 
+/* A glob that matches more paths than this is refused by compile (a mask
+ * glob that wide is a mistake, and a truncated mask list would leak). */
+#define CORDON_HOST_FACTS_MAX_GLOB 4096
+
 typedef enum
 {
   CORDON_PATH_ABSENT,

@@ -23,15 +23,23 @@ extern char **environ;
 
 typedef int (*CommandFunc) (int argc, char **argv);
 
+/* With --werror a warning is reported as the error it now is, the way
+ * gcc marks one "[-Werror]". */
 static void
-print_diagnostics (CordonDiagnostics *diags)
+print_diagnostics (CordonDiagnostics *diags,
+                   gboolean werror)
 {
   cordon_diagnostics_sort (diags);
   for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
     {
-      g_autofree char *line = cordon_diagnostic_format (cordon_diagnostics_get (diags, i));
+      CordonDiagnostic d = *cordon_diagnostics_get (diags, i);
+      gboolean promoted = werror && d.severity == CORDON_SEVERITY_WARNING;
+      g_autofree char *line = NULL;
 
-      fprintf (stderr, "%s\n", line);
+      if (promoted)
+        d.severity = CORDON_SEVERITY_ERROR;
+      line = cordon_diagnostic_format (&d);
+      fprintf (stderr, "%s%s\n", line, promoted ? " [--werror]" : "");
     }
 }
 
@@ -57,6 +65,7 @@ fail (const char *format,
  * policy has an error (the caller exits 125). */
 static CordonPolicy *
 load_checked (const char *ref,
+              gboolean werror,
               gboolean *out_had_warnings)
 {
   g_autoptr(CordonPolicySource) source = cordon_policy_source_new ((const char * const *) environ);
@@ -73,7 +82,7 @@ load_checked (const char *ref,
       return NULL;
     }
   cordon_policy_check (policy, diags);
-  print_diagnostics (diags);
+  print_diagnostics (diags, werror);
   if (out_had_warnings != NULL)
     *out_had_warnings = cordon_diagnostics_count (diags, CORDON_SEVERITY_WARNING) > 0;
   if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
@@ -116,7 +125,7 @@ cmd_check (int argc,
   gboolean werror = FALSE;
   const GOptionEntry entries[] = {
     { "werror", 0, 0, G_OPTION_ARG_NONE, &werror, "Treat warnings as errors", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &refs, NULL, "POLICY..." },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &refs, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = command_context ("POLICY...", "Check policies; print gcc-style diagnostics.", entries);
@@ -129,7 +138,7 @@ cmd_check (int argc,
   for (guint i = 0; refs[i] != NULL; i++)
     {
       gboolean warned = FALSE;
-      g_autoptr(CordonPolicy) policy = load_checked (refs[i], &warned);
+      g_autoptr(CordonPolicy) policy = load_checked (refs[i], werror, &warned);
 
       if (policy == NULL || (werror && warned))
         status = EXIT_CORDON_FAILED;
@@ -164,7 +173,7 @@ compile_policy (const char *ref,
 {
   g_autoptr(GError) error = NULL;
 
-  out->policy = load_checked (ref, NULL);
+  out->policy = load_checked (ref, FALSE, NULL);
   if (out->policy == NULL)
     return FALSE;
   out->facts = cordon_host_facts_new ("", (const char * const *) environ, workdir, &error);
@@ -199,7 +208,7 @@ cmd_compile (int argc,
   const GOptionEntry entries[] = {
     { "workdir", 'C', 0, G_OPTION_ARG_FILENAME, &workdir, "The workdir (default: the current directory)", "DIR" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "shell (default), nul or json", "FORMAT" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "POLICY [-- CMD...]" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = command_context ("POLICY [-- CMD [ARG...]]",
@@ -241,7 +250,7 @@ cmd_explain (int argc,
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "workdir", 'C', 0, G_OPTION_ARG_FILENAME, &workdir, "The workdir (default: the current directory)", "DIR" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, "POLICY" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = command_context ("POLICY",

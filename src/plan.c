@@ -54,6 +54,7 @@ cordon_plan_free (CordonPlan *plan)
   if (plan == NULL)
     return;
   g_free (plan->policy_name);
+  g_free (plan->description);
   g_ptr_array_unref (plan->ops);
   g_ptr_array_unref (plan->skipped);
   g_ptr_array_unref (plan->env_decisions);
@@ -98,19 +99,30 @@ cordon_plan_add_op (CordonPlan *plan,
 }
 
 void
+cordon_plan_add_skip_at (CordonPlan *plan,
+                         CordonKey key,
+                         const CordonLocation *rule,
+                         const char *path,
+                         const char *reason)
+{
+  CordonSkip *skip = g_new0 (CordonSkip, 1);
+
+  skip->key = key;
+  if (rule != NULL)
+    skip->rule = *rule;
+  skip->path = g_strdup (path);
+  skip->reason = g_strdup (reason);
+  g_ptr_array_add (plan->skipped, skip);
+}
+
+void
 cordon_plan_add_skip (CordonPlan *plan,
                       const CordonItem *item,
                       const char *path,
                       const char *reason)
 {
-  CordonSkip *skip = g_new0 (CordonSkip, 1);
-
-  skip->key = item != NULL ? item->key : CORDON_KEY_INVALID;
-  if (item != NULL)
-    skip->rule = item->loc;
-  skip->path = g_strdup (path);
-  skip->reason = g_strdup (reason);
-  g_ptr_array_add (plan->skipped, skip);
+  cordon_plan_add_skip_at (plan, item != NULL ? item->key : CORDON_KEY_INVALID,
+                           item != NULL ? &item->loc : NULL, path, reason);
 }
 
 const char *

@@ -60,6 +60,7 @@ typedef struct
 typedef struct
 {
   char *policy_name;
+  char *description;          /* [policy] description, or NULL */
   GPtrArray *ops;             /* CordonOp */
   GPtrArray *skipped;         /* CordonSkip */
   GPtrArray *env_decisions;   /* CordonEnvDecision, sorted by name */
@@ -85,6 +86,11 @@ CordonOp *cordon_plan_add_op (CordonPlan *plan,
                               const char *dest,
                               const CordonItem *item,
                               const char *why);
+void cordon_plan_add_skip_at (CordonPlan *plan,
+                              CordonKey key,
+                              const CordonLocation *rule,
+                              const char *path,
+                              const char *reason);
 void cordon_plan_add_skip (CordonPlan *plan,
                            const CordonItem *item,
                            const char *path,

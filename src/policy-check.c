@@ -200,7 +200,9 @@ check_filesystem (const CordonPolicy *policy,
         {
           const CordonItem *w = g_ptr_array_index (writable, i);
 
-          if (g_str_equal (w->text, "/"))
+          g_autofree char *norm = cordon_path_normalize (w->text);
+
+          if (g_str_equal (norm, "/"))
             diag (diags, CORDON_SEVERITY_ERROR, w, "a writable '/' makes the whole host writable");
           check_writable_against (policy, w, diags);
           check_masks_against (policy, w, diags);
@@ -255,10 +257,24 @@ check_authority (const CordonPolicy *policy,
           "die-with-parent=false: the sandbox may outlive cordon");
 }
 
+/* Fail closed: a key this version cannot honour is an error at check
+ * time, not a surprise at compile time. */
+static void
+check_unsupported (const CordonPolicy *policy,
+                   CordonDiagnostics *diags)
+{
+  const CordonItem *listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
+
+  if (listening != NULL && listening->num)
+    diag (diags, CORDON_SEVERITY_ERROR, listening,
+          "mask-listening=true is not supported by this version of cordon");
+}
+
 void
 cordon_policy_check (const CordonPolicy *policy,
                      CordonDiagnostics *diags)
 {
+  check_unsupported (policy, diags);
   check_env_allow (policy, diags);
   check_env_set (policy, diags);
   check_filesystem (policy, diags);

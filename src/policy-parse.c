@@ -23,6 +23,7 @@ typedef struct
 {
   GString *text;
   GArray *cols;     /* guint per byte of text */
+  guint start_col;  /* where the value starts, even when empty */
 } RawValue;
 
 typedef struct
@@ -131,10 +132,45 @@ did_you_mean (const char *word,
   return s != NULL ? g_strdup_printf ("; did you mean '%s'?", s) : g_strdup ("");
 }
 
-/* Unescapes raw[0..len) into values; splits on unescaped ';' when
- * `is_list`. `col0` is the column of raw[0]. Whitespace around list
- * elements is trimmed (write \s to keep it). Returns FALSE after a
- * diagnostic on a bad escape. */
+static void
+raw_value_init (RawValue *raw,
+                guint start_col)
+{
+  raw->text = g_string_new (NULL);
+  raw->cols = g_array_new (FALSE, FALSE, sizeof (guint));
+  raw->start_col = start_col;
+}
+
+/* Drops the unescaped white space at the end: `keep` counts the bytes up
+ * to the last one that is not a plain space or tab. */
+static void
+raw_value_finish (RawValue *raw,
+                  gsize keep,
+                  GArray *out)
+{
+  g_string_truncate (raw->text, keep);
+  g_array_set_size (raw->cols, (guint) keep);
+  g_array_append_val (out, *raw);
+}
+
+static gboolean
+unescape (char e,
+          char *out_v)
+{
+  static const char from[] = "sntr\\;";
+  static const char to[] = " \n\t\r\\;";
+  const char *p = e != '\0' ? strchr (from, e) : NULL;
+
+  if (p == NULL)
+    return FALSE;
+  *out_v = to[p - from];
+  return TRUE;
+}
+
+/* Unescapes `raw` into values, split on unescaped ';' when `is_list`.
+ * `col0` is the column of raw[0]. White space around each value is
+ * trimmed; an escaped one (\s, \t) is kept. FALSE after a diagnostic on
+ * a bad escape. */
 static gboolean
 split_value (ParseState *st,
              guint line,
@@ -143,70 +179,48 @@ split_value (ParseState *st,
              gboolean is_list,
              GArray *out)
 {
-  RawValue cur = { g_string_new (NULL), g_array_new (FALSE, FALSE, sizeof (guint)) };
-  gsize i = 0;
+  RawValue cur;
+  gsize keep = 0;
 
-  for (;;)
+  raw_value_init (&cur, col0);
+  for (gsize i = 0;; i++)
     {
       char c = raw[i];
       guint col = col0 + (guint) i;
+      gboolean escaped = FALSE;
 
       if (c == '\0' || (is_list && c == ';'))
         {
-          g_array_append_val (out, cur);
+          raw_value_finish (&cur, keep, out);
           if (c == '\0')
             return TRUE;
-          cur.text = g_string_new (NULL);
-          cur.cols = g_array_new (FALSE, FALSE, sizeof (guint));
-          i++;
+          raw_value_init (&cur, col + 1);
+          keep = 0;
           continue;
         }
       if (c == '\\')
         {
-          char e = raw[i + 1];
-          char v;
-
-          switch (e)
+          if (!unescape (raw[i + 1], &c))
             {
-            case 's': v = ' '; break;
-            case 'n': v = '\n'; break;
-            case 't': v = '\t'; break;
-            case 'r': v = '\r'; break;
-            case '\\': v = '\\'; break;
-            case ';': v = ';'; break;
-            default:
               diag_at (st, CORDON_SEVERITY_ERROR, line, col,
-                       e == '\0' ? "value ends with a lone backslash"
-                                 : "unknown escape sequence '\\%c'", e);
+                       raw[i + 1] == '\0' ? "value ends with a lone backslash"
+                                          : "unknown escape sequence '\\%c'", raw[i + 1]);
               raw_value_clear (&cur);
               return FALSE;
             }
-          g_string_append_c (cur.text, v);
-          g_array_append_val (cur.cols, col);
-          i += 2;
+          escaped = TRUE;
+          i++;
+        }
+      else if ((c == ' ' || c == '\t') && cur.text->len == 0)
+        {
+          cur.start_col = col + 1;
           continue;
         }
       g_string_append_c (cur.text, c);
       g_array_append_val (cur.cols, col);
-      i++;
+      if (escaped || (c != ' ' && c != '\t'))
+        keep = cur.text->len;
     }
-}
-
-/* Trims ASCII spaces (not escaped ones: those were turned into spaces
- * but keep their column; a trailing "\s" is rare enough to ignore). */
-static void
-trim_raw (RawValue *raw)
-{
-  gsize start = 0, end = raw->text->len;
-
-  while (start < end && g_ascii_isspace (raw->text->str[start]))
-    start++;
-  while (end > start && g_ascii_isspace (raw->text->str[end - 1]))
-    end--;
-  g_string_truncate (raw->text, end);
-  g_string_erase (raw->text, 0, (gssize) start);
-  g_array_set_size (raw->cols, end);
-  g_array_remove_range (raw->cols, 0, (guint) start);
 }
 
 static guint
@@ -259,7 +273,12 @@ check_path (ParseState *st,
     }
   if (cordon_path_has_dotdot (text))
     {
-      const char *dd = strstr (text, "..");
+      const char *dd = text;
+
+      /* The ".." component, not a ".." inside a name such as "a..b". */
+      while ((dd = strstr (dd, "..")) != NULL
+             && !((dd == text || dd[-1] == '/') && (dd[2] == '/' || dd[2] == '\0')))
+        dd++;
 
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, (gsize) (dd - text), col),
                "path '%s' contains a '..' component; write the path it means", text);
@@ -268,8 +287,8 @@ check_path (ParseState *st,
   if (!globs && cordon_path_has_glob (text))
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col,
-               "glob characters are not allowed in [%s] %s; name each path "
-               "(escape a literal '*', '?' or '[' with '\\\\')", info->section, info->name);
+               "glob characters ('*', '?', '[') are not allowed in [%s] %s; "
+               "name each path", info->section, info->name);
       return FALSE;
     }
   if (globs && !cordon_glob_is_valid (text, &reason, &offset))
@@ -592,11 +611,9 @@ add_values (ParseState *st,
   for (guint i = 0; i < raws->len; i++)
     {
       RawValue *raw = &g_array_index (raws, RawValue, i);
-      CordonLocation loc = { st->file, line, col_of (raw, 0, col0) };
+      CordonLocation loc = { st->file, line, col_of (raw, 0, raw->start_col) };
       gint64 num = 0;
 
-      if (info->is_list)
-        trim_raw (raw);
       if (info->is_list && raw->text->len == 0)
         {
           if (i + 1 < raws->len)
@@ -862,13 +879,10 @@ fetch_file (LoadState *ls,
     }
   if (strlen (text) > CORDON_POLICY_MAX_BYTES)
     {
-      CordonLocation top = { g_intern_string (file), 0, 0 };
-
-      cordon_error_set_at (&local_error, from != NULL ? &from->loc : &top, CORDON_ERROR_LIMIT,
-                           "policy '%s' is larger than %d bytes", file, CORDON_POLICY_MAX_BYTES);
       if (from == NULL)
         {
-          g_propagate_error (error, g_steal_pointer (&local_error));
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_LIMIT,
+                       "%s: policy is larger than %d bytes", file, CORDON_POLICY_MAX_BYTES);
           return FALSE;
         }
       cordon_diagnostics_add (ls->diags, CORDON_SEVERITY_ERROR, &from->loc,

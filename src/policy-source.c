@@ -98,7 +98,9 @@ read_bounded (const char *path,
 {
   g_autofree char *buf = g_malloc (CORDON_POLICY_MAX_BYTES + 2);
   gsize len = 0;
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  /* O_NONBLOCK: a FIFO planted as a policy must not hang cordon before
+   * the regular-file check below refuses it. */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   struct stat st;
 
   if (fd < 0)

@@ -12,6 +12,18 @@
 #include "path-util.h"
 #include "render.h"
 
+static const char *
+proc_mode_name (CordonProcMode mode)
+{
+  return cordon_key_info (CORDON_KEY_PROC_MODE)->words[mode];
+}
+
+static const char *
+proc_fallback_name (CordonProcFallback fallback)
+{
+  return cordon_key_info (CORDON_KEY_PROC_FALLBACK)->words[fallback];
+}
+
 static void
 render_op (CordonBwrapArgv *argv,
            gint index,
@@ -85,8 +97,8 @@ command_or_default (const char * const *command)
 }
 
 /* NAME=VALUE from the policy's set= is policy text and safe to print; a
- * passed caller variable is written "NAME=$NAME" so that its value is
- * taken from the shell that runs the line, never printed. */
+ * passed caller variable is written ${NAME+"NAME=$NAME"} so that its value
+ * is taken from the shell that runs the line, never printed. */
 static void
 append_env_words (GString *out,
                   const CordonPlan *plan)
@@ -112,7 +124,9 @@ append_env_words (GString *out,
             }
         }
       else
-        g_string_append_printf (out, " \"%s=$%s\"", d->name, d->name);
+        /* ${NAME+...}: a variable unset in the pasting shell stays unset,
+         * rather than arriving as an empty value. */
+        g_string_append_printf (out, " ${%s+\"%s=$%s\"}", d->name, d->name, d->name);
     }
 }
 
@@ -254,9 +268,16 @@ cordon_render_explain (const CordonPlan *plan,
                        const CordonBwrapArgv *argv)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *timeout = plan->timeout > 0
+    ? g_strdup_printf ("%" G_GUINT64_FORMAT " s", plan->timeout) : g_strdup ("none");
 
-  g_string_append_printf (out, "policy %s, workdir %s\n\n", plan->policy_name,
+  g_string_append_printf (out, "policy %s, workdir %s\n", plan->policy_name,
                           plan->workdir != NULL ? plan->workdir : "(none)");
+  if (plan->description != NULL)
+    g_string_append_printf (out, "  %s\n", plan->description);
+  g_string_append_printf (out, "proc: %s, fallback %s; timeout: %s\n\n",
+                          proc_mode_name (plan->proc_mode),
+                          proc_fallback_name (plan->proc_fallback), timeout);
   explain_ops (out, plan, argv);
   explain_skips (out, plan);
   explain_env (out, plan);
@@ -396,6 +417,12 @@ cordon_render_json (const CordonPlan *plan,
   json_env (b, plan);
   json_ops (b, plan, argv);
   json_skips (b, plan);
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, plan->description);
+  json_builder_set_member_name (b, "proc_mode");
+  json_builder_add_string_value (b, proc_mode_name (plan->proc_mode));
+  json_builder_set_member_name (b, "proc_fallback");
+  json_builder_add_string_value (b, proc_fallback_name (plan->proc_fallback));
   json_builder_set_member_name (b, "timeout");
   json_builder_add_int_value (b, (gint64) plan->timeout);
   json_builder_end_object (b);

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fixture-host: a fake host for the unit tests. It builds a small host
+ * tree in a fresh temporary directory and returns CordonHostFacts that
+ * look at it through `sysroot`, with a fixed environment, a fixed workdir
+ * and a forced uid, so that what compile and render produce is the same on
+ * any machine and for any user. It also loads policies without touching
+ * the real policy directories: the shipped set embedded in the binary, or
+ * text held in memory.
+ *
+ * The tree (paths as the sandbox sees them):
+ *   /usr/{bin,sbin,lib,lib64,share}  /etc (passwd, hosts)
+ *   /bin -> usr/bin  /sbin -> usr/sbin  /lib -> usr/lib  /lib64 -> usr/lib64
+ *   /tmp  /tmp/.X11-unix/X0 (socket)  /var/tmp  /proc  /dev
+ *   /run  /run/docker.sock (socket)  /run/user/1000  /run/user/1000/bus (socket)
+ *   /run/user/1000/ssh-agent.sock (socket)
+ *   /home/alice/{work/README, .ssh/id_ed25519, .netrc, .aws/credentials,
+ *                .gnupg/, .docker/config.json, .config/git/credentials,
+ *                .git-credentials -> .config/git/credentials, .bashrc}
+ *
+ * All symlinks are relative, so lstat through the sysroot stays inside it.
+ * Sockets are socket inodes (mknod S_IFSOCK, or bind as a fallback), so
+ * lstat reports S_IFSOCK; nothing listens on them. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "diagnostic.h"
+#include "host-facts.h"
+#include "plan.h"
+#include "policy.h"
+
+G_BEGIN_DECLS
+
+#define FIXTURE_HOME    "/home/alice"
+#define FIXTURE_WORKDIR "/home/alice/work"
+#define FIXTURE_XDG_RUNTIME_DIR "/run/user/1000"
+#define FIXTURE_PATH    "/usr/bin:/bin"
+#define FIXTURE_SECRET_VALUE "hunter2"
+
+typedef struct
+{
+  char *root;               /* the temporary directory (the sysroot) */
+  CordonHostFacts *facts;   /* sysroot = root, uid forced */
+} FixtureHost;
+
+/* The fixed environment given to cordon_host_facts_new: HOME, PATH,
+ * LANG, TERM, XDG_RUNTIME_DIR, LD_PRELOAD=/evil.so,
+ * SECRET_TOKEN=hunter2, SSH_AUTH_SOCK, DISPLAY. NULL-terminated. */
+const char * const *fixture_host_envp (void);
+
+/* Builds the tree and the facts, uid/gid forced to `uid`. Aborts the test
+ * (g_error) if the tree cannot be made. In the _full form, `workdir`
+ * (NULL for FIXTURE_WORKDIR) is the workdir and `extra_env` (may be NULL) is
+ * appended to the fixed environment; a NAME given there replaces the
+ * fixed one, and "NAME" without '=' removes it. */
+FixtureHost *fixture_host_new (uid_t uid);
+FixtureHost *fixture_host_new_full (uid_t uid,
+                                    const char * const *extra_env,
+                                    const char *workdir);
+void fixture_host_free (FixtureHost *host);
+
+/* Creates more entries in an existing fixture tree (paths as the sandbox
+ * sees them; parents are made). Call before scanning a policy. */
+void fixture_host_add_file (FixtureHost *host, const char *path);
+void fixture_host_add_dir (FixtureHost *host, const char *path);
+void fixture_host_add_symlink (FixtureHost *host, const char *path, const char *target);
+void fixture_host_add_socket (FixtureHost *host, const char *path);
+
+/* Loads a shipped policy from the set embedded in the binary (never the
+ * host's policy directories). Returns NULL and sets `error` on failure;
+ * `diags` may be NULL. */
+CordonPolicy *fixture_load_embedded (const char *name,
+                                     CordonDiagnostics *diags,
+                                     GError **error);
+
+/* Loads policy `top` from an in-memory table: file name -> text. Includes
+ * resolve in the same table, by the reference as written. */
+CordonPolicy *fixture_load_table (GHashTable *files,
+                                  const char *top,
+                                  CordonDiagnostics *diags,
+                                  GError **error);
+
+/* Loads a single in-memory policy called "test.policy" whose includes
+ * (if any) resolve from the embedded set. */
+CordonPolicy *fixture_load_text (const char *text,
+                                 CordonDiagnostics *diags,
+                                 GError **error);
+
+/* Stats what `policy` names on the fixture (cordon_host_facts_scan_policy)
+ * and compiles it: the path cordon itself takes, minus the check. */
+CordonPlan *fixture_compile (FixtureHost *host,
+                             const CordonPolicy *policy,
+                             GError **error);
+
+/* Removes a directory tree, never following symlinks. */
+void fixture_rm_rf (const char *path);
+
+/* The path of `relative` under $CORDON_SRCDIR (the current directory
+ * when unset), so data files are found in a VPATH build. */
+char *fixture_srcdir_path (const char *relative);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FixtureHost, fixture_host_free)
+
+G_END_DECLS

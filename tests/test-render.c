@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-render: plan -> bwrap argv and its printed forms. Each op kind's
+ * spelling, the NUL form bwrap's --args reads, and that no caller
+ * environment value reaches the shell, JSON or explain forms (invariant 2:
+ * values travel only in the envp handed to bwrap). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <json-glib/json-glib.h>
+
+#include "fixture-host.h"
+#include "plan.h"
+#include "render.h"
+
+/* --- helpers ------------------------------------------------------------ */
+
+static int
+setup_host (void **state)
+{
+  *state = fixture_host_new (1000);
+  return 0;
+}
+
+static int
+teardown_host (void **state)
+{
+  fixture_host_free (*state);
+  return 0;
+}
+
+/* The argv of a plan holding the single op given, joined by spaces. */
+static char *
+render_one (CordonOpKind kind,
+            const char *src,
+            const char *dest,
+            guint ns)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  cordon_plan_add_op (plan, kind, src, dest, NULL, "why")->ns = ns;
+  argv = cordon_render_argv (plan);
+  for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)
+    {
+      assert_int_equal (cordon_bwrap_argv_origin (argv, i), 0);
+      g_string_append_printf (out, "%s%s", i > 0 ? " " : "", cordon_bwrap_argv_get (argv, i));
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+typedef struct
+{
+  CordonPlan *plan;
+  CordonBwrapArgv *argv;
+} Compiled;
+
+static void
+compiled_clear (Compiled *c)
+{
+  g_clear_pointer (&c->argv, cordon_bwrap_argv_free);
+  g_clear_pointer (&c->plan, cordon_plan_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiled, compiled_clear)
+
+static void
+compile_text (FixtureHost *host,
+              const char *text,
+              Compiled *out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = fixture_load_text (text, NULL, &error);
+
+  if (policy == NULL)
+    fail_msg ("policy did not load: %s", error->message);
+  out->plan = fixture_compile (host, policy, &error);
+  if (out->plan == NULL)
+    fail_msg ("compile failed: %s", error->message);
+  out->argv = cordon_render_argv (out->plan);
+}
+
+/* Allows caller variables, sets one, masks a secret, skips another. */
+static const char policy_text[] =
+  "[policy]\n"
+  "include=base\n"
+  "[environment]\n"
+  "allow=PATH;TERM;LD_PRELOAD;SECRET_*\n"
+  "set=EDITOR=/usr/bin/vi\n"
+  "[filesystem]\n"
+  "writable=${WORKDIR}\n"
+  "tmpfs=/tmp;/run\n"
+  "writable-try=/srv/cache\n"
+  "[secrets]\n"
+  "mask=${HOME}/.netrc;${HOME}/.ssh;${HOME}/.kube\n";
+
+/* Caller values of the fixture that no printed form may hold. */
+static void
+assert_no_env_value (const char *text)
+{
+  static const char * const values[] = {
+    FIXTURE_SECRET_VALUE, FIXTURE_PATH, "/evil.so", "C.UTF-8", "xterm",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    if (strstr (text, values[i]) != NULL)
+      fail_msg ("the value '%s' is printed:\n%s", values[i], text);
+}
+
+/* --- one op kind each ------------------------------------------------------ */
+
+static void
+test_render_spells_unshare_with_the_namespace_name (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_UNSHARE, NULL, NULL, CORDON_NS_NET);
+
+  assert_string_equal (s, "--unshare-net");
+}
+
+static void
+test_render_spells_new_session (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_NEW_SESSION, NULL, NULL, 0);
+
+  assert_string_equal (s, "--new-session");
+}
+
+static void
+test_render_spells_die_with_parent (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_DIE_WITH_PARENT, NULL, NULL, 0);
+
+  assert_string_equal (s, "--die-with-parent");
+}
+
+static void
+test_render_spells_cap_drop_as_cap_drop_all (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_CAP_DROP_ALL, NULL, NULL, 0);
+
+  assert_string_equal (s, "--cap-drop ALL");
+}
+
+static void
+test_render_spells_ro_bind_with_source_then_dest (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_RO_BIND, "/usr", "/mnt/usr", 0);
+
+  assert_string_equal (s, "--ro-bind /usr /mnt/usr");
+}
+
+static void
+test_render_spells_a_writable_bind (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_BIND, "/home/alice/work", "/home/alice/work", 0);
+
+  assert_string_equal (s, "--bind /home/alice/work /home/alice/work");
+}
+
+static void
+test_render_spells_symlink_with_target_then_link (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_SYMLINK, "usr/bin", "/bin", 0);
+
+  assert_string_equal (s, "--symlink usr/bin /bin");
+}
+
+static void
+test_render_spells_proc (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_PROC, NULL, "/proc", 0);
+
+  assert_string_equal (s, "--proc /proc");
+}
+
+static void
+test_render_spells_dev (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_DEV, NULL, "/dev", 0);
+
+  assert_string_equal (s, "--dev /dev");
+}
+
+static void
+test_render_spells_tmpfs (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_TMPFS, NULL, "/tmp", 0);
+
+  assert_string_equal (s, "--tmpfs /tmp");
+}
+
+static void
+test_render_spells_a_file_mask_as_a_read_only_dev_null_bind (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_MASK_FILE, "/dev/null", "/home/alice/.netrc", 0);
+
+  assert_string_equal (s, "--ro-bind /dev/null /home/alice/.netrc");
+}
+
+static void
+test_render_spells_a_dir_mask_as_tmpfs_then_remount_ro (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_MASK_DIR, NULL, "/home/alice/.ssh", 0);
+
+  assert_string_equal (s, "--tmpfs /home/alice/.ssh --remount-ro /home/alice/.ssh");
+}
+
+static void
+test_render_spells_chdir (void **state)
+{
+  g_autofree char *s = render_one (CORDON_OP_CHDIR, NULL, "/home/alice/work", 0);
+
+  assert_string_equal (s, "--chdir /home/alice/work");
+}
+
+static void
+test_render_tags_each_arg_with_the_index_of_its_op (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  static const gint expected[] = { 0, 1, 1, 1, 2, 2, 2, 2 };
+
+  cordon_plan_add_op (plan, CORDON_OP_NEW_SESSION, NULL, NULL, NULL, "a");
+  cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/", "/", NULL, "b");
+  cordon_plan_add_op (plan, CORDON_OP_MASK_DIR, NULL, "/x", NULL, "c");
+  argv = cordon_render_argv (plan);
+  assert_int_equal (cordon_bwrap_argv_len (argv), G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    assert_int_equal (cordon_bwrap_argv_origin (argv, i), expected[i]);
+}
+
+/* --- nul ---------------------------------------------------------------------- */
+
+static void
+test_render_nul_form_ends_every_arg_with_a_nul (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  static const char expected[] = "--ro-bind\0/a b\0/c\0--tmpfs\0/tmp";   /* + final NUL */
+  gsize len;
+  const char *data;
+
+  cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/a b", "/c", NULL, "x");
+  cordon_plan_add_op (plan, CORDON_OP_TMPFS, NULL, "/tmp", NULL, "y");
+  argv = cordon_render_argv (plan);
+  bytes = cordon_bwrap_argv_to_nul (argv);
+  data = g_bytes_get_data (bytes, &len);
+  assert_int_equal (len, sizeof expected);
+  assert_memory_equal (data, expected, sizeof expected);
+}
+
+/* --- shell ---------------------------------------------------------------- */
+
+static void
+test_render_shell_never_prints_a_passed_callers_value (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *shell = NULL;
+
+  compile_text (*state, policy_text, &c);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  assert_no_env_value (shell);
+  assert_non_null (strstr (shell, " ${PATH+\"PATH=$PATH\"}"));
+  assert_non_null (strstr (shell, " ${TERM+\"TERM=$TERM\"}"));
+}
+
+static void
+test_render_shell_leaves_out_dropped_variables (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *shell = NULL;
+
+  compile_text (*state, policy_text, &c);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  assert_null (strstr (shell, "LD_PRELOAD"));
+  assert_null (strstr (shell, "DISPLAY"));
+  /* allowed by SECRET_*: passed by name, never by value */
+  assert_non_null (strstr (shell, "\"SECRET_TOKEN=$SECRET_TOKEN\""));
+}
+
+static void
+test_render_shell_prints_a_set_value_literally (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *shell = NULL;
+
+  compile_text (*state, policy_text, &c);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  assert_non_null (strstr (shell, " EDITOR=/usr/bin/vi "));
+  assert_null (strstr (shell, "$EDITOR"));
+}
+
+static void
+test_render_shell_starts_from_an_empty_environment (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *shell = NULL;
+
+  compile_text (*state, policy_text, &c);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  assert_true (g_str_has_prefix (shell, "env -i "));
+  assert_non_null (strstr (shell, " /usr/bin/bwrap \\\n"));
+}
+
+static void
+test_render_shell_holds_every_arg_in_order (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *shell = NULL;
+  const char *p;
+
+  compile_text (*state, policy_text, &c);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  p = strstr (shell, "/usr/bin/bwrap");
+  for (guint i = 0; i < cordon_bwrap_argv_len (c.argv); i++)
+    {
+      p = strstr (p, cordon_bwrap_argv_get (c.argv, i));
+      if (p == NULL)
+        fail_msg ("arg %u '%s' missing or out of order", i, cordon_bwrap_argv_get (c.argv, i));
+    }
+}
+
+static void
+test_render_shell_puts_one_op_per_line (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autofree char *shell = NULL;
+
+  cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/", "/", NULL, "x");
+  cordon_plan_add_op (plan, CORDON_OP_MASK_DIR, NULL, "/d", NULL, "y");
+  argv = cordon_render_argv (plan);
+  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", NULL);
+  assert_string_equal (shell,
+                       "env -i /usr/bin/bwrap \\\n"
+                       "    --ro-bind / / \\\n"
+                       "    --tmpfs /d --remount-ro /d \\\n"
+                       "    -- sh\n");
+}
+
+static void
+test_render_shell_quotes_args_that_need_it (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autofree char *shell = NULL;
+  const char * const command[] = { "printf", "%s\\n", "it's", NULL };
+
+  cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/a b", "/$x", NULL, "x");
+  argv = cordon_render_argv (plan);
+  shell = cordon_render_shell (plan, argv, "/opt/my bwrap", command);
+  assert_string_equal (shell,
+                       "env -i '/opt/my bwrap' \\\n"
+                       "    --ro-bind '/a b' '/$x' \\\n"
+                       "    -- printf '%s\\n' 'it'\\''s'\n");
+}
+
+/* --- json ---------------------------------------------------------------- */
+
+static JsonObject *
+parse_json (const char *text,
+            JsonParser *parser)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    fail_msg ("json does not parse: %s", error->message);
+  root = json_parser_get_root (parser);
+  assert_non_null (root);
+  assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  return json_node_get_object (root);
+}
+
+static gboolean
+array_has_string (JsonArray *a,
+                  const char *s)
+{
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    if (g_strcmp0 (json_array_get_string_element (a, i), s) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_render_json_holds_the_args_in_order (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonObject *o;
+  JsonArray *args;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  o = parse_json (json, parser);
+  args = json_object_get_array_member (o, "args");
+  assert_non_null (args);
+  assert_int_equal (json_array_get_length (args), cordon_bwrap_argv_len (c.argv));
+  for (guint i = 0; i < cordon_bwrap_argv_len (c.argv); i++)
+    assert_string_equal (json_array_get_string_element (args, i), cordon_bwrap_argv_get (c.argv, i));
+  assert_string_equal (json_object_get_string_member (o, "bwrap"), "/usr/bin/bwrap");
+  assert_string_equal (json_object_get_string_member (o, "workdir"), FIXTURE_WORKDIR);
+}
+
+static void
+test_render_json_has_an_op_per_plan_op_with_its_rule (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonArray *ops;
+  gboolean found = FALSE;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  ops = json_object_get_array_member (parse_json (json, parser), "ops");
+  assert_int_equal (json_array_get_length (ops), c.plan->ops->len);
+  for (guint i = 0; i < json_array_get_length (ops); i++)
+    {
+      JsonObject *op = json_array_get_object_element (ops, i);
+
+      if (g_strcmp0 (json_object_get_string_member (op, "op"), "mask-dir") == 0)
+        {
+          JsonArray *args = json_object_get_array_member (op, "args");
+
+          found = TRUE;
+          assert_string_equal (json_object_get_string_member (op, "rule"), "test.policy:11:21");
+          assert_string_equal (json_object_get_string_member (op, "key"), "[secrets] mask");
+          assert_int_equal (json_array_get_length (args), 4);
+          assert_string_equal (json_array_get_string_element (args, 2), "--remount-ro");
+        }
+    }
+  assert_true (found);
+}
+
+static void
+test_render_json_lists_skips_with_their_reason (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonArray *skipped;
+  gboolean found = FALSE;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  skipped = json_object_get_array_member (parse_json (json, parser), "skipped");
+  assert_int_equal (json_array_get_length (skipped), c.plan->skipped->len);
+  for (guint i = 0; i < json_array_get_length (skipped); i++)
+    {
+      JsonObject *s = json_array_get_object_element (skipped, i);
+
+      assert_non_null (json_object_get_string_member (s, "reason"));
+      if (g_strcmp0 (json_object_get_string_member (s, "path"), "/srv/cache") == 0)
+        {
+          found = TRUE;
+          assert_string_equal (json_object_get_string_member (s, "key"), "[filesystem] writable-try");
+        }
+    }
+  assert_true (found);
+}
+
+static void
+test_render_json_lists_passed_and_dropped_names (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  JsonObject *o;
+  JsonArray *passed, *dropped;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  o = parse_json (json, parser);
+  passed = json_object_get_array_member (o, "env_passed");
+  dropped = json_object_get_array_member (o, "env_dropped");
+  assert_non_null (passed);
+  assert_non_null (dropped);
+  assert_true (array_has_string (passed, "PATH"));
+  assert_true (array_has_string (passed, "EDITOR"));
+  assert_true (array_has_string (dropped, "LD_PRELOAD"));
+  assert_true (array_has_string (dropped, "DISPLAY"));
+  assert_false (array_has_string (passed, "LD_PRELOAD"));
+}
+
+static void
+test_render_json_never_prints_an_env_value (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *json = NULL;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  assert_no_env_value (json);
+}
+
+static void
+test_render_json_holds_the_command (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  const char * const command[] = { "make", "test", NULL };
+  JsonArray *cmd;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", command);
+  cmd = json_object_get_array_member (parse_json (json, parser), "command");
+  assert_int_equal (json_array_get_length (cmd), 2);
+  assert_string_equal (json_array_get_string_element (cmd, 0), "make");
+  assert_string_equal (json_array_get_string_element (cmd, 1), "test");
+}
+
+/* --- explain ---------------------------------------------------------------- */
+
+/* The line of `text` that holds `needle`, or NULL. */
+static char *
+line_with (const char *text,
+           const char *needle)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], needle) != NULL)
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+static void
+test_render_explain_puts_each_ops_args_beside_its_location (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+
+  compile_text (*state, policy_text, &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  for (guint i = 0; i < c.plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (c.plan->ops, i);
+      g_autoptr(GString) args = g_string_new (NULL);
+      g_autofree char *line = NULL;
+
+      for (guint j = 0; j < cordon_bwrap_argv_len (c.argv); j++)
+        if (cordon_bwrap_argv_origin (c.argv, j) == (gint) i)
+          g_string_append_printf (args, "%s%s", args->len > 0 ? " " : "", cordon_bwrap_argv_get (c.argv, j));
+      line = line_with (explain, args->str);
+      if (line == NULL)
+        fail_msg ("no line for '%s' in:\n%s", args->str, explain);
+      if (op->rule.file != NULL)
+        {
+          g_autofree char *where = cordon_location_to_string (&op->rule);
+
+          if (strstr (line, where) == NULL)
+            fail_msg ("'%s' is not beside %s:\n%s", args->str, where, line);
+        }
+    }
+}
+
+static void
+test_render_explain_locates_a_mask_at_its_value (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+  g_autofree char *line = NULL;
+
+  compile_text (*state, policy_text, &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  line = line_with (explain, "--ro-bind /dev/null /home/alice/.netrc");
+  assert_non_null (line);
+  assert_non_null (strstr (line, "test.policy:11:6 [secrets] mask"));
+}
+
+static void
+test_render_explain_locates_an_included_rule_in_its_own_file (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+  g_autofree char *line = NULL;
+
+  compile_text (*state, policy_text, &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  line = line_with (explain, "--unshare-net");
+  assert_non_null (line);
+  assert_non_null (strstr (line, "<embedded>/base.policy:23:"));
+}
+
+static void
+test_render_explain_lists_every_skip_with_its_reason (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+
+  compile_text (*state, policy_text, &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  assert_true (c.plan->skipped->len > 0);
+  for (guint i = 0; i < c.plan->skipped->len; i++)
+    {
+      const CordonSkip *skip = g_ptr_array_index (c.plan->skipped, i);
+      g_autofree char *needle = g_strdup_printf ("  %s  ", skip->path);
+      g_autofree char *line = line_with (explain, needle);
+
+      if (line == NULL || strstr (line, skip->reason) == NULL)
+        fail_msg ("skip of %s (%s) is not explained:\n%s", skip->path, skip->reason, explain);
+    }
+}
+
+static void
+test_render_explain_names_variables_but_never_prints_a_value (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+  g_autofree char *path_line = NULL;
+  g_autofree char *preload_line = NULL;
+
+  compile_text (*state, policy_text, &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  assert_no_env_value (explain);
+  path_line = line_with (explain, "  PATH ");
+  preload_line = line_with (explain, "  LD_PRELOAD ");
+  assert_non_null (path_line);
+  assert_non_null (strstr (path_line, "passed"));
+  assert_non_null (preload_line);
+  assert_non_null (strstr (preload_line, "never-pass"));
+}
+
+static void
+test_render_explain_says_none_when_nothing_is_skipped (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autofree char *explain = NULL;
+
+  cordon_plan_add_op (plan, CORDON_OP_DEV, NULL, "/dev", NULL, "fresh /dev");
+  argv = cordon_render_argv (plan);
+  explain = cordon_render_explain (plan, argv);
+  assert_non_null (strstr (explain, "\nskipped: none\n"));
+  assert_non_null (strstr (explain, "--dev /dev  built-in: fresh /dev\n"));
+}
+
+#define T(f) cmocka_unit_test_setup_teardown (f, setup_host, teardown_host)
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_render_spells_unshare_with_the_namespace_name),
+    cmocka_unit_test (test_render_spells_new_session),
+    cmocka_unit_test (test_render_spells_die_with_parent),
+    cmocka_unit_test (test_render_spells_cap_drop_as_cap_drop_all),
+    cmocka_unit_test (test_render_spells_ro_bind_with_source_then_dest),
+    cmocka_unit_test (test_render_spells_a_writable_bind),
+    cmocka_unit_test (test_render_spells_symlink_with_target_then_link),
+    cmocka_unit_test (test_render_spells_proc),
+    cmocka_unit_test (test_render_spells_dev),
+    cmocka_unit_test (test_render_spells_tmpfs),
+    cmocka_unit_test (test_render_spells_a_file_mask_as_a_read_only_dev_null_bind),
+    cmocka_unit_test (test_render_spells_a_dir_mask_as_tmpfs_then_remount_ro),
+    cmocka_unit_test (test_render_spells_chdir),
+    cmocka_unit_test (test_render_tags_each_arg_with_the_index_of_its_op),
+    cmocka_unit_test (test_render_nul_form_ends_every_arg_with_a_nul),
+    T (test_render_shell_never_prints_a_passed_callers_value),
+    T (test_render_shell_leaves_out_dropped_variables),
+    T (test_render_shell_prints_a_set_value_literally),
+    T (test_render_shell_starts_from_an_empty_environment),
+    T (test_render_shell_holds_every_arg_in_order),
+    cmocka_unit_test (test_render_shell_puts_one_op_per_line),
+    cmocka_unit_test (test_render_shell_quotes_args_that_need_it),
+    T (test_render_json_holds_the_args_in_order),
+    T (test_render_json_has_an_op_per_plan_op_with_its_rule),
+    T (test_render_json_lists_skips_with_their_reason),
+    T (test_render_json_lists_passed_and_dropped_names),
+    T (test_render_json_never_prints_an_env_value),
+    T (test_render_json_holds_the_command),
+    T (test_render_explain_puts_each_ops_args_beside_its_location),
+    T (test_render_explain_locates_a_mask_at_its_value),
+    T (test_render_explain_locates_an_included_rule_in_its_own_file),
+    T (test_render_explain_lists_every_skip_with_its_reason),
+    T (test_render_explain_names_variables_but_never_prints_a_value),
+    cmocka_unit_test (test_render_explain_says_none_when_nothing_is_skipped),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
