@@ -35,7 +35,10 @@ static const char * const never_pass[] = {
   "GIT_SSH",
   "GIT_SSH_COMMAND",
   "GIT_EXEC_PATH",
+  "GIT_CONFIG",        /* a config file of the caller's choosing */
   "GIT_CONFIG_*",      /* injects config such as core.sshCommand */
+  "GIT_PROXY_COMMAND",
+  "GIT_EXTERNAL_DIFF",
   "GIT_ASKPASS",
   "SSH_ASKPASS",
   "MALLOC_CHECK_",

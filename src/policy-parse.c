@@ -499,6 +499,11 @@ parse_section (ParseState *st,
   g_autofree char *hint = NULL;
   gpointer first;
 
+  /* After a broken header, the keys that follow belong to no known
+   * section: skip them rather than pile follow-on errors on them. */
+  g_clear_pointer (&st->section, g_free);
+  st->section = g_strdup ("");
+  st->section_known = FALSE;
   if (close == NULL)
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col0, "section header lacks its closing ']'");

@@ -118,6 +118,15 @@ test_never_pass_holds_git_config_count (void **state)
 }
 
 static void
+test_never_pass_holds_git_config_file_and_command_hooks (void **state)
+{
+  assert_true (cordon_env_is_never_pass ("GIT_CONFIG"));
+  assert_true (cordon_env_is_never_pass ("GIT_PROXY_COMMAND"));
+  assert_true (cordon_env_is_never_pass ("GIT_EXTERNAL_DIFF"));
+  assert_false (cordon_env_is_never_pass ("GIT_AUTHOR_NAME"));
+}
+
+static void
 test_never_pass_holds_glibc_tunables (void **state)
 {
   assert_true (cordon_env_is_never_pass ("GLIBC_TUNABLES"));
@@ -224,6 +233,7 @@ main (void)
     cmocka_unit_test (test_never_pass_holds_exported_bash_functions),
     cmocka_unit_test (test_never_pass_holds_git_ssh_command),
     cmocka_unit_test (test_never_pass_holds_git_config_count),
+    cmocka_unit_test (test_never_pass_holds_git_config_file_and_command_hooks),
     cmocka_unit_test (test_never_pass_holds_glibc_tunables),
     cmocka_unit_test (test_never_pass_leaves_ordinary_variables),
     cmocka_unit_test (test_never_pass_matches_whole_names_only),

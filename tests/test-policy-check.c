@@ -7,8 +7,8 @@
  * file:line:col it points at; the "not flagged" cases assert that check
  * says nothing at all, so a false positive fails them too.
  *
- * Tests marked "SRC BUG" fail against the current src/ on purpose: each
- * records a defect described above the test. */
+ * Tests marked "REGRESSION" each pin a defect the first version of src/
+ * had (described above the test); they failed against commit dca9b05. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -364,11 +364,10 @@ test_check_reports_writable_root (void **state)
   expect_error (diags, "a writable '/' makes the whole host writable", 2, 10);
 }
 
-/* SRC BUG (policy-check.c, check_filesystem): the writable-'/' rule
- * compares the raw text with g_str_equal (w->text, "/"), so "//" or "/."
- * pass check without a word, while compile normalizes them to "/" and
- * binds the whole host writable. Every other rule in the file compares
- * cordon_path_normalize()d paths. */
+/* REGRESSION (policy-check.c, check_filesystem): the writable-'/' rule
+ * compared the raw text with "/", so "//" or "/." passed check without a
+ * word while compile normalized them to "/" and bound the whole host
+ * writable. */
 static void
 test_check_reports_writable_root_spelled_with_extra_slashes (void **state)
 {
@@ -379,6 +378,25 @@ test_check_reports_writable_root_spelled_with_extra_slashes (void **state)
 }
 
 /* --- authority ---------------------------------------------------------- */
+
+/* Fail closed: a policy asking for a mask this version cannot apply must
+ * not compile into a sandbox that leaves the sockets reachable. */
+static void
+test_check_reports_mask_listening_as_unsupported (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[sockets]\nmask-listening=true\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "mask-listening=true is not supported by this version of cordon", 2, 16);
+}
+
+static void
+test_check_accepts_mask_listening_false (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[sockets]\nmask-listening=false\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 0);
+}
 
 static void
 test_check_warns_about_an_allowed_socket (void **state)
@@ -461,6 +479,8 @@ main (void)
     cmocka_unit_test (test_check_reports_socket_mask_covering_writable),
     cmocka_unit_test (test_check_reports_writable_root),
     cmocka_unit_test (test_check_reports_writable_root_spelled_with_extra_slashes),
+    cmocka_unit_test (test_check_reports_mask_listening_as_unsupported),
+    cmocka_unit_test (test_check_accepts_mask_listening_false),
     cmocka_unit_test (test_check_warns_about_an_allowed_socket),
     cmocka_unit_test (test_check_warns_about_a_shared_network),
     cmocka_unit_test (test_check_warns_about_new_session_false),

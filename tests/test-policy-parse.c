@@ -6,8 +6,8 @@
  * wrong thing. Includes are resolved from an in-memory table, so no test
  * reads the host's policy directories.
  *
- * Tests marked "SRC BUG" fail against the current src/ on purpose: each
- * records a defect described above the test. */
+ * Tests marked "REGRESSION" each pin a defect the first version of src/
+ * had (described above the test); they failed against commit dca9b05. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -322,6 +322,18 @@ test_parse_reports_text_after_section_header (void **state)
 }
 
 static void
+test_parse_skips_keys_after_a_broken_section_header (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[policy]\ndescription=x\n[filesystem\nwritable=/a\n", diags);
+
+  /* Only the header is reported: 'writable' is not blamed on [policy]. */
+  expect_n_diags (diags, 1);
+  expect_error (diags, "section header lacks its closing ']'", 3, 1);
+  assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_WRITABLE)->len, 0);
+}
+
+static void
 test_parse_accepts_whitespace_after_section_header (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
@@ -588,10 +600,9 @@ test_parse_rejects_dotdot_component_at_its_column (void **state)
   expect_error (diags, "path '/srv/../etc' contains a '..' component", 2, 15);
 }
 
-/* SRC BUG (policy-parse.c, check_path): the column of a '..' component
- * comes from strstr (text, ".."), which finds the first ".." anywhere,
- * even inside a name such as "a..b"; the error then points at column 12
- * (inside "a..b") instead of the '..' component at column 16. */
+/* REGRESSION (policy-parse.c, check_path): the column of a '..' component
+ * came from strstr (text, ".."), the first ".." anywhere, even inside a
+ * name such as "a..b": column 12 instead of the component at 16. */
 static void
 test_parse_points_at_the_dotdot_component_not_a_dotdot_inside_a_name (void **state)
 {
@@ -891,13 +902,10 @@ test_parse_trims_whitespace_around_list_elements (void **state)
   assert_string_equal (((CordonItem *) g_ptr_array_index (list, 1))->text, "/b");
 }
 
-/* SRC BUG (policy-parse.c, add_values): the item's location is taken with
- * col_of (raw, 0, col0) *before* trim_raw, so an element written after
- * whitespace ("; /b") is recorded at the column of the whitespace (17,
- * the tab) instead of its first character (19). Diagnostics on the value
- * itself are right (they run after the trim); what is wrong is the
- * location kept in the CordonItem, which check, compile and explain
- * report later. */
+/* REGRESSION (policy-parse.c, add_values): the item's location was taken
+ * before the trim, so an element written after white space ("; /b") was
+ * recorded at the white space (17, the tab) instead of its first
+ * character (19): the location check, compile and explain report. */
 static void
 test_parse_records_the_column_of_a_list_element_after_its_whitespace (void **state)
 {
@@ -924,11 +932,9 @@ test_parse_keeps_escaped_semicolon_in_a_list_element (void **state)
   expect_item (list, 1, "B=2", FILE_NAME, 2, 12);
 }
 
-/* SRC BUG (policy-parse.c, add_values/trim_raw): split_value documents
- * "Whitespace around list elements is trimmed (write \s to keep it)", but
- * trim_raw runs after unescaping and trims the spaces \s produced too, so
- * set=SUFFIX=x\s gives "SUFFIX=x" and there is no way to end a list value
- * with a space. */
+/* REGRESSION (policy-parse.c, split_value): "write \s to keep it" was
+ * documented, but the trim ran after unescaping and dropped the space \s
+ * made too: set=SUFFIX=x\s gave "SUFFIX=x". */
 static void
 test_parse_keeps_escaped_space_at_the_end_of_a_list_element (void **state)
 {
@@ -938,6 +944,28 @@ test_parse_keeps_escaped_space_at_the_end_of_a_list_element (void **state)
   expect_n_diags (diags, 0);
   expect_item (cordon_policy_get_list (policy, CORDON_KEY_ENV_SET), 0,
                "SUFFIX=x ", FILE_NAME, 2, 5);
+}
+
+static void
+test_parse_keeps_escaped_space_at_the_start_of_a_value (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[policy]\ndescription= \\s indented\n", diags);
+
+  expect_n_diags (diags, 0);
+  assert_string_equal (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text,
+                       "  indented");
+}
+
+static void
+test_parse_trims_trailing_whitespace_of_a_scalar (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[proc]\nmode=none \t\n", diags);
+
+  expect_n_diags (diags, 0);
+  assert_string_equal (cordon_policy_get (policy, CORDON_KEY_PROC_MODE)->text, "none");
+  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_PROC_MODE), CORDON_PROC_NONE);
 }
 
 static void
@@ -956,10 +984,10 @@ test_parse_warns_about_an_empty_middle_list_element (void **state)
   assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_WRITABLE)->len, 2);
 }
 
-/* SRC BUG (policy-parse.c, add_values): an empty element has no bytes, so
- * col_of (raw, 0, col0) falls back to col0, the column of the *key*: the
- * warning for "writable=/a;;/b" says column 1 instead of column 13, where
- * the empty element sits (just after the first ';'). */
+/* REGRESSION (policy-parse.c, add_values): an empty element has no bytes,
+ * and its column fell back to that of the key: the warning for
+ * "writable=/a;;/b" said column 1 instead of 13, just after the first
+ * ';', where the empty element sits. */
 static void
 test_parse_points_the_empty_element_warning_at_the_element (void **state)
 {
@@ -1367,6 +1395,7 @@ main (void)
     cmocka_unit_test (test_parse_reports_line_without_equals_sign),
     cmocka_unit_test (test_parse_reports_section_header_without_closing_bracket),
     cmocka_unit_test (test_parse_reports_text_after_section_header),
+    cmocka_unit_test (test_parse_skips_keys_after_a_broken_section_header),
     cmocka_unit_test (test_parse_accepts_whitespace_after_section_header),
     cmocka_unit_test (test_parse_reports_key_before_any_section),
     cmocka_unit_test (test_parse_reports_missing_key_before_equals),
@@ -1421,6 +1450,8 @@ main (void)
     cmocka_unit_test (test_parse_records_the_column_of_a_list_element_after_its_whitespace),
     cmocka_unit_test (test_parse_keeps_escaped_semicolon_in_a_list_element),
     cmocka_unit_test (test_parse_keeps_escaped_space_at_the_end_of_a_list_element),
+    cmocka_unit_test (test_parse_keeps_escaped_space_at_the_start_of_a_value),
+    cmocka_unit_test (test_parse_trims_trailing_whitespace_of_a_scalar),
     cmocka_unit_test (test_parse_warns_about_an_empty_middle_list_element),
     cmocka_unit_test (test_parse_points_the_empty_element_warning_at_the_element),
     cmocka_unit_test (test_parse_accepts_a_trailing_semicolon_silently),

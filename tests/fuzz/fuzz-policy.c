@@ -49,8 +49,10 @@ resolve (gpointer user_data,
       return FALSE;
     }
   /* Distinct names give distinct files, so depth limits are reached;
-   * equal names give one file, so cycles are. */
-  *out_file = g_strdup_printf ("fuzz/%.40s.policy", ref);
+   * equal names give one file, so cycles are. Keyed on the first byte
+   * only: file names are interned for the life of the process, and an
+   * unbounded set of them would read as a leak. */
+  *out_file = g_strdup_printf ("fuzz/inc-%02x.policy", (guint) (guchar) ref[0]);
   *out_text = g_strdup (texts->included);
   return TRUE;
 }
