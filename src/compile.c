@@ -751,23 +751,6 @@ compare_decisions (gconstpointer a,
                  (*(const CordonEnvDecision * const *) b)->name);
 }
 
-static void
-env_decision_free (gpointer p)
-{
-  CordonEnvDecision *d = p;
-
-  g_free (d->name);
-  g_free (d->reason);
-  g_free (d);
-}
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
 /* The envp bwrap is exec'd with (invariant 1): only what is allowed or
  * set, never-pass names dropped whatever the policy says. */
 static gboolean
@@ -775,7 +758,7 @@ add_environment (Compiler *c,
                  GError **error)
 {
   g_autoptr(GHashTable) decisions = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                           NULL, env_decision_free);
+                                                           NULL, (GDestroyNotify) cordon_env_decision_free);
   g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   GHashTableIter iter;
   gpointer key, value;
@@ -791,7 +774,7 @@ add_environment (Compiler *c,
   g_hash_table_iter_init (&iter, values);
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_ptr_array_add (c->plan->envp, g_strconcat (key, "=", value, NULL));
-  g_ptr_array_sort (c->plan->envp, compare_strings);
+  g_ptr_array_sort (c->plan->envp, cordon_compare_string_ptrs);
   return TRUE;
 }
 

@@ -26,13 +26,6 @@ path_info_free (gpointer p)
   g_free (info);
 }
 
-static int
-compare_env (gconstpointer a,
-             gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
 static char *
 home_of_uid (uid_t uid)
 {
@@ -67,7 +60,7 @@ cordon_host_facts_new (const char *sysroot,
   facts->env = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     facts->env[i] = g_strdup (envp[i]);
-  qsort (facts->env, n, sizeof (char *), compare_env);
+  qsort (facts->env, n, sizeof (char *), cordon_compare_string_ptrs);
   facts->home = absolute_or (cordon_host_facts_getenv (facts, "HOME"), NULL);
   if (facts->home == NULL)
     facts->home = home_of_uid (facts->uid);
@@ -265,7 +258,7 @@ cordon_host_facts_glob (CordonHostFacts *facts,
   parts = g_strsplit (pattern, "/", -1);
   matches = g_ptr_array_new_with_free_func (g_free);
   glob_walk (facts, "/", parts, matches);
-  g_ptr_array_sort (matches, compare_env);
+  g_ptr_array_sort (matches, cordon_compare_string_ptrs);
   for (guint i = 0; i < matches->len; i++)
     cordon_host_facts_stat (facts, g_ptr_array_index (matches, i));
   g_hash_table_insert (facts->globs, g_strdup (pattern), matches);

@@ -170,3 +170,11 @@ cordon_shell_quote (const char *s)
     return g_strdup (s);
   return g_shell_quote (s);
 }
+
+/* For g_ptr_array_sort and qsort over arrays of strings. */
+int
+cordon_compare_string_ptrs (gconstpointer a,
+                            gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}

@@ -22,5 +22,7 @@ gboolean cordon_glob_match (const char *pattern,
 int cordon_path_compare_by_depth (const char *a,
                                   const char *b);
 char *cordon_shell_quote (const char *s);
+int cordon_compare_string_ptrs (gconstpointer a,
+                                gconstpointer b);
 
 G_END_DECLS

@@ -25,11 +25,11 @@ skip_free (gpointer p)
   g_free (skip);
 }
 
-static void
-env_decision_free (gpointer p)
+void
+cordon_env_decision_free (CordonEnvDecision *d)
 {
-  CordonEnvDecision *d = p;
-
+  if (d == NULL)
+    return;
   g_free (d->name);
   g_free (d->reason);
   g_free (d);
@@ -43,7 +43,7 @@ cordon_plan_new (const char *policy_name)
   plan->policy_name = g_strdup (policy_name);
   plan->ops = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
   plan->skipped = g_ptr_array_new_with_free_func (skip_free);
-  plan->env_decisions = g_ptr_array_new_with_free_func (env_decision_free);
+  plan->env_decisions = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_env_decision_free);
   plan->envp = g_ptr_array_new_with_free_func (g_free);
   return plan;
 }

@@ -80,6 +80,7 @@ CordonOp *cordon_op_new (CordonOpKind kind,
                          const CordonItem *item,
                          const char *why);
 void cordon_op_free (CordonOp *op);
+void cordon_env_decision_free (CordonEnvDecision *decision);
 CordonOp *cordon_plan_add_op (CordonPlan *plan,
                               CordonOpKind kind,
                               const char *src,

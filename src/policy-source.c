@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cordon-resources.h"
+#include "path-util.h"
 #include "policy-source.h"
 
 #define EMBEDDED_PREFIX "/org/cordon/policies/"
@@ -223,13 +224,6 @@ cordon_policy_source_get_resolver (CordonPolicySource *source,
   out_resolver->user_data = source;
 }
 
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
 char **
 cordon_policy_source_list_embedded (void)
 {
@@ -240,7 +234,7 @@ cordon_policy_source_list_embedded (void)
   for (guint i = 0; children != NULL && children[i] != NULL; i++)
     if (g_str_has_suffix (children[i], ".policy"))
       g_ptr_array_add (names, g_strndup (children[i], strlen (children[i]) - strlen (".policy")));
-  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_sort (names, cordon_compare_string_ptrs);
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }

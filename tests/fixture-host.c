@@ -347,3 +347,17 @@ fixture_compile (FixtureHost *host,
   cordon_host_facts_scan_policy (host->facts, policy);
   return cordon_compile (policy, host->facts, error);
 }
+
+int
+fixture_host_setup (void **state)
+{
+  *state = fixture_host_new (1000);
+  return 0;
+}
+
+int
+fixture_host_teardown (void **state)
+{
+  fixture_host_free (*state);
+  return 0;
+}

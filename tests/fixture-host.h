@@ -60,6 +60,10 @@ FixtureHost *fixture_host_new_full (uid_t uid,
                                     const char *workdir);
 void fixture_host_free (FixtureHost *host);
 
+/* cmocka group setup and teardown: *state is a fixture host, uid 1000. */
+int fixture_host_setup (void **state);
+int fixture_host_teardown (void **state);
+
 /* Creates more entries in an existing fixture tree (paths as the sandbox
  * sees them; parents are made). Call before scanning a policy. */
 void fixture_host_add_file (FixtureHost *host, const char *path);

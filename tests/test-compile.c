@@ -21,20 +21,6 @@
 
 /* --- helpers ------------------------------------------------------------ */
 
-static int
-setup_host (void **state)
-{
-  *state = fixture_host_new (1000);
-  return 0;
-}
-
-static int
-teardown_host (void **state)
-{
-  fixture_host_free (*state);
-  return 0;
-}
-
 static CordonPlan *
 compile_text (FixtureHost *host,
               const char *text,
@@ -1023,7 +1009,7 @@ test_compile_gives_the_same_argv_twice (void **state)
     }
 }
 
-#define T(f) cmocka_unit_test_setup_teardown (f, setup_host, teardown_host)
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
 main (void)

@@ -27,20 +27,6 @@
 
 typedef enum { FORM_SHELL, FORM_EXPLAIN } Form;
 
-static int
-setup_host (void **state)
-{
-  *state = fixture_host_new (1000);
-  return 0;
-}
-
-static int
-teardown_host (void **state)
-{
-  fixture_host_free (*state);
-  return 0;
-}
-
 static char *
 render (FixtureHost *host,
         const char *name,
@@ -148,7 +134,7 @@ test_golden_minimal_renders_its_explanation (void **state)
   check_golden (*state, "minimal", FORM_EXPLAIN);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown (f, setup_host, teardown_host)
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
 main (void)

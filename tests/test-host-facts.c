@@ -15,20 +15,6 @@
 #include "host-facts.h"
 #include "policy.h"
 
-static int
-setup_host (void **state)
-{
-  *state = fixture_host_new (1000);
-  return 0;
-}
-
-static int
-teardown_host (void **state)
-{
-  fixture_host_free (*state);
-  return 0;
-}
-
 static CordonPathKind
 kind_of (FixtureHost *host,
          const char *path)
@@ -403,7 +389,7 @@ test_host_facts_names_every_path_kind (void **state)
   assert_string_equal (cordon_path_kind_name (CORDON_PATH_OTHER), "other");
 }
 
-#define T(f) cmocka_unit_test_setup_teardown (f, setup_host, teardown_host)
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
 main (void)

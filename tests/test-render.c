@@ -20,20 +20,6 @@
 
 /* --- helpers ------------------------------------------------------------ */
 
-static int
-setup_host (void **state)
-{
-  *state = fixture_host_new (1000);
-  return 0;
-}
-
-static int
-teardown_host (void **state)
-{
-  fixture_host_free (*state);
-  return 0;
-}
-
 /* The argv of a plan holding the single op given, joined by spaces. */
 static char *
 render_one (CordonOpKind kind,
@@ -645,7 +631,7 @@ test_render_explain_says_none_when_nothing_is_skipped (void **state)
   assert_non_null (strstr (explain, "--dev /dev  built-in: fresh /dev\n"));
 }
 
-#define T(f) cmocka_unit_test_setup_teardown (f, setup_host, teardown_host)
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
 main (void)
