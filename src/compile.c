@@ -367,7 +367,7 @@ covering_mount (const Compiler *c,
 
       if (op->kind != CORDON_OP_TMPFS && op->kind != CORDON_OP_RO_BIND
           && op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_PROC
-          && op->kind != CORDON_OP_DEV)
+          && op->kind != CORDON_OP_DEV && op->kind != CORDON_OP_MASK_DIR)
         continue;
       if (cordon_path_is_ancestor (op->dest, path, TRUE)
           && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))
@@ -428,11 +428,12 @@ add_mask_path (Compiler *c,
       return;
     }
   cover = covering_mount (c, path);
-  if (cover == NULL || cover->kind == CORDON_OP_TMPFS)
+  if (cover == NULL || cover->kind == CORDON_OP_TMPFS || cover->kind == CORDON_OP_MASK_DIR)
     {
       g_autofree char *reason = cover == NULL
         ? g_strdup ("not visible in the sandbox: no mask needed")
-        : g_strdup_printf ("hidden by the tmpfs at %s: no mask needed", cover->dest);
+        : g_strdup_printf ("hidden by the %s at %s: no mask needed",
+                           cover->kind == CORDON_OP_TMPFS ? "tmpfs" : "empty /proc", cover->dest);
 
       cordon_plan_add_skip (c->plan, it, path, reason);
       return;
@@ -523,6 +524,15 @@ collect_allowed_sockets (Compiler *c)
             g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (m, k)));
           if (p != NULL && !cordon_path_has_glob (p))
             g_hash_table_add (c->allowed_sockets, g_steal_pointer (&p));
+        }
+      for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
+        {
+          g_autofree char *raw = cordon_socket_path_from_env (entry->env[j],
+                                                              cordon_host_facts_getenv (c->facts, entry->env[j]),
+                                                              c->facts->xdg_runtime_dir);
+
+          if (raw != NULL)
+            g_hash_table_add (c->allowed_sockets, cordon_path_normalize (raw));
         }
       if (entry == NULL)
         {
@@ -819,7 +829,8 @@ cordon_compile (const CordonPolicy *policy,
       || !add_environment (&c, error))
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
-  if (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION) != NULL)
+  if (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION) != NULL
+      && cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text[0] != '\0')
     plan->description = g_strdup (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text);
   return g_steal_pointer (&plan);
 }

@@ -113,8 +113,8 @@ check_writable_against (const CordonPolicy *policy,
 
       if (g_str_equal (tpath, wpath))
         diag (diags, CORDON_SEVERITY_ERROR, t,
-              "'%s' is both a tmpfs here and writable at %s:%u:%u; choose one",
-              t->text, w->loc.file, w->loc.line, w->loc.col);
+              "'%s' is both a tmpfs here and %s at %s:%u:%u; choose one",
+              t->text, cordon_key_info (w->key)->name, w->loc.file, w->loc.line, w->loc.col);
       else if (cordon_path_is_ancestor (wpath, tpath, FALSE))
         diag (diags, CORDON_SEVERITY_WARNING, t,
               "tmpfs '%s' hides part of the writable path '%s' (%s:%u); "
@@ -188,10 +188,42 @@ check_masks_against (const CordonPolicy *policy,
     }
 }
 
+/* A read-only bind at the path of a tmpfs is mounted after it and
+ * uncovers what the tmpfs hides. */
+static void
+check_read_only_against_tmpfs (const CordonPolicy *policy,
+                               CordonDiagnostics *diags)
+{
+  GPtrArray *tmpfs = cordon_policy_get_list (policy, CORDON_KEY_FS_TMPFS);
+
+  for (guint k = 0; k < G_N_ELEMENTS (read_only_keys); k++)
+    {
+      GPtrArray *ro = cordon_policy_get_list (policy, read_only_keys[k]);
+
+      for (guint i = 0; i < ro->len; i++)
+        {
+          const CordonItem *r = g_ptr_array_index (ro, i);
+          g_autofree char *rpath = cordon_path_normalize (r->text);
+
+          for (guint j = 0; j < tmpfs->len; j++)
+            {
+              const CordonItem *t = g_ptr_array_index (tmpfs, j);
+              g_autofree char *tpath = cordon_path_normalize (t->text);
+
+              if (g_str_equal (tpath, rpath))
+                diag (diags, CORDON_SEVERITY_ERROR, t,
+                      "'%s' is both a tmpfs here and %s at %s:%u:%u; choose one",
+                      t->text, cordon_key_info (r->key)->name, r->loc.file, r->loc.line, r->loc.col);
+            }
+        }
+    }
+}
+
 static void
 check_filesystem (const CordonPolicy *policy,
                   CordonDiagnostics *diags)
 {
+  check_read_only_against_tmpfs (policy, diags);
   for (guint k = 0; k < G_N_ELEMENTS (writable_keys); k++)
     {
       GPtrArray *writable = cordon_policy_get_list (policy, writable_keys[k]);

@@ -597,16 +597,44 @@ test_compile_does_not_mask_a_socket_path_named_by_allow (void **state)
 static void
 test_compile_does_not_mask_sockets_matched_by_an_allow_glob (void **state)
 {
-  /* KNOWN SRC BUG (src/compile.c collect_allowed_sockets): [sockets]
-   * allow= takes a PATH_GLOB, and host-facts expands it, but compile adds
-   * the unexpanded pattern to the allowed set, so an allow written as a
-   * glob never matches and the socket stays masked. Fails closed (more is
-   * masked than asked), so not a hole, but the policy does not do what it
-   * says. */
+  /* REGRESSION (src/compile.c collect_allowed_sockets): an allow=
+   * written as a glob was kept unexpanded and never matched. */
   g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
 
   assert_int_equal (count_ops_at (plan, "/tmp/.X11-unix/X0"), 0);
   assert_non_null (find_skip (plan, "/tmp/.X11-unix/X0"));
+}
+
+static void
+test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed (void **state)
+{
+  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@ssh-agent\nallow=@ssh-agent\n");
+
+  assert_int_equal (count_ops_at (plan, "/run/user/1000/ssh-agent.sock"), 0);
+  assert_non_null (find_skip (plan, "/run/user/1000/ssh-agent.sock"));
+}
+
+static void
+test_compile_skips_a_mask_under_the_empty_proc_of_mode_none (void **state)
+{
+  g_autoptr(CordonPlan) plan = NULL;
+  const CordonSkip *skip;
+
+  fixture_host_add_file (*state, "/proc/version");
+  plan = compile_ok (*state, "[proc]\nmode=none\n[secrets]\nmask=/proc/version\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_DIR, "/proc") >= 0);
+  assert_int_equal (count_ops_at (plan, "/proc/version"), 0);
+  skip = find_skip (plan, "/proc/version");
+  assert_non_null (skip);
+  assert_non_null (strstr (skip->reason, "hidden by the empty /proc at /proc"));
+}
+
+static void
+test_compile_keeps_no_description_when_it_is_empty (void **state)
+{
+  g_autoptr(CordonPlan) plan = compile_ok (*state, "[policy]\ndescription=\n");
+
+  assert_null (plan->description);
 }
 
 static void
@@ -622,12 +650,8 @@ test_compile_keeps_one_mask_for_a_secret_named_directly_and_through_a_link (void
 static void
 test_compile_masks_the_socket_named_by_ssh_auth_sock (void **state)
 {
-  /* KNOWN SRC BUG (src/sockets.c catalog / src/compile.c add_masks):
-   * DESIGN.md says a catalog entry includes "the environment variables
-   * that locate it: SSH_AUTH_SOCK, ...", but @ssh-agent only has fixed
-   * paths, so an agent socket named by SSH_AUTH_SOCK elsewhere (here
-   * /run/user/1000/ssh-agent.sock, with no tmpfs over /run) stays
-   * reachable. Kept failing on purpose until compile reads the variable. */
+  /* REGRESSION (src/sockets.c, src/compile.c add_env_socket_mask): an
+   * agent socket named only by SSH_AUTH_SOCK stayed reachable. */
   g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@ssh-agent\n");
 
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/run/user/1000/ssh-agent.sock") >= 0);
@@ -636,15 +660,9 @@ test_compile_masks_the_socket_named_by_ssh_auth_sock (void **state)
 static void
 test_compile_skips_a_mask_under_a_masked_directory (void **state)
 {
-  /* KNOWN SRC BUG (src/compile.c add_mask_path / covering_mount): a mask
-   * beneath a directory that is itself masked (an empty tmpfs remounted
-   * read-only) is still emitted, so bwrap must create its mount point in
-   * a read-only tmpfs and fails: "Can't create file at
-   * /home/alice/.gnupg/S.gpg-agent: Read-only file system" (checked with
-   * bwrap 0.8.0). The shipped desktop-readonly-home does this on any host
-   * with a gpg-agent socket in ~/.gnupg: it masks ${HOME}/.gnupg and
-   * @gpg-agent (${HOME}/.gnupg/S.*). The inner mask should be skipped as
-   * hidden by the outer one. */
+  /* REGRESSION (src/compile.c flush_masks): a mask beneath a masked
+   * directory was emitted, and bwrap failed to make its mount point in the
+   * read-only tmpfs ("Can't create file ...: Read-only file system"). */
   g_autoptr(CordonPlan) plan = NULL;
 
   fixture_host_add_socket (*state, "/home/alice/.gnupg/S.gpg-agent");
@@ -1044,6 +1062,9 @@ main (void)
     T (test_compile_does_not_mask_sockets_matched_by_an_allow_glob),
     T (test_compile_keeps_one_mask_for_a_secret_named_directly_and_through_a_link),
     T (test_compile_masks_the_socket_named_by_ssh_auth_sock),
+    T (test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed),
+    T (test_compile_skips_a_mask_under_the_empty_proc_of_mode_none),
+    T (test_compile_keeps_no_description_when_it_is_empty),
     T (test_compile_skips_a_mask_under_a_masked_directory),
     T (test_compile_skips_a_mask_whose_variable_is_unset_with_the_reason),
     T (test_compile_refuses_mask_listening_rather_than_ignore_it),

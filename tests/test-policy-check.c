@@ -241,6 +241,17 @@ test_check_reports_tmpfs_on_the_same_path_as_writable (void **state)
 }
 
 static void
+test_check_reports_tmpfs_on_the_same_path_as_read_only (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nread-only=${HOME}\ntmpfs=${HOME}\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'${HOME}' is both a tmpfs here and read-only at mem/t.policy:2:11; "
+                "choose one", 3, 7);
+}
+
+static void
 test_check_warns_about_tmpfs_under_writable (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = check (
@@ -466,6 +477,7 @@ main (void)
     cmocka_unit_test (test_check_warns_about_a_variable_set_twice),
     cmocka_unit_test (test_check_does_not_confuse_a_name_with_its_prefix_when_set),
     cmocka_unit_test (test_check_reports_tmpfs_on_the_same_path_as_writable),
+    cmocka_unit_test (test_check_reports_tmpfs_on_the_same_path_as_read_only),
     cmocka_unit_test (test_check_warns_about_tmpfs_under_writable),
     cmocka_unit_test (test_check_does_not_flag_tmpfs_beside_writable_sharing_a_prefix),
     cmocka_unit_test (test_check_reports_read_only_on_the_same_path_as_writable),
