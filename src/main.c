@@ -4,9 +4,12 @@
  * diagnostics list. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "compile.h"
@@ -14,7 +17,11 @@
 #include "policy-check.h"
 #include "policy-parse.h"
 #include "policy-source.h"
+#include "launch.h"
+#include "probe.h"
 #include "render.h"
+#include "report.h"
+#include "supervisor.h"
 
 /* 125: cordon itself failed before any command ran (usage, policy, host). */
 #define EXIT_CORDON_FAILED 125
@@ -270,6 +277,416 @@ cmd_explain (int argc,
   return fflush (stdout) == 0 ? 0 : fail ("cannot write the output");
 }
 
+typedef struct
+{
+  char *policy;
+  char *workdir;
+  char *timeout;
+  char *kill_after;
+  char *report;
+  char *bwrap;
+  gboolean reprobe;
+  char **allow_env;
+  char **setenv;
+  char **writable;
+  gboolean share_net;
+  char **command;
+} RunOptions;
+
+static void
+run_options_clear (RunOptions *o)
+{
+  g_free (o->policy);
+  g_free (o->workdir);
+  g_free (o->timeout);
+  g_free (o->kill_after);
+  g_free (o->report);
+  g_free (o->bwrap);
+  g_strfreev (o->allow_env);
+  g_strfreev (o->setenv);
+  g_strfreev (o->writable);
+  g_strfreev (o->command);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunOptions, run_options_clear)
+
+/* State of one run, so every exit path can fill and write the report. */
+typedef struct
+{
+  CordonReport report;
+  CordonPolicy *policy;
+  CordonHostFacts *facts;
+  CordonPlan *plan;
+  CordonProbe *probe;
+  CordonBwrapArgv *argv;
+  char *helper;
+  const char *report_path;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  cordon_report_clear (&run->report);
+  g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
+  g_clear_pointer (&run->probe, cordon_probe_free);
+  g_clear_pointer (&run->plan, cordon_plan_free);
+  g_clear_pointer (&run->facts, cordon_host_facts_free);
+  g_clear_pointer (&run->policy, cordon_policy_free);
+  g_free (run->helper);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static int
+run_finish (Run *run,
+            int status)
+{
+  g_autoptr(GError) error = NULL;
+
+  run->report.exit_status = status;
+  run->report.plan = run->plan;
+  if (run->plan != NULL)
+    run->report.proc_mode = cordon_key_info (CORDON_KEY_PROC_MODE)->words[run->plan->proc_mode];
+  run->report.probe = run->probe;
+  if (run->report_path != NULL && !cordon_report_write (&run->report, run->report_path, &error))
+    {
+      fprintf (stderr, "cordon: report: %s\n", error->message);
+      return status == 0 ? EXIT_CORDON_FAILED : status;
+    }
+  return status;
+}
+
+/* Every 125 names its reason (policy, host, probe, launch) on stderr and
+ * in the report. */
+static int
+run_fail (Run *run,
+          const char *reason,
+          const char *message)
+{
+  fprintf (stderr, "cordon: %s: %s\n", reason, message);
+  run->report.failure_reason = reason;
+  run->report.failure_message = g_strdup (message);
+  return run_finish (run, EXIT_CORDON_FAILED);
+}
+
+/* A value as GKeyFile text: escapes, and "$$" so that a --setenv value is
+ * taken literally, never expanded as a ${VARIABLE}. */
+static void
+append_escaped (GString *out,
+                const char *value)
+{
+  gsize len = strlen (value);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = value[i];
+
+      if (c == '\\' || c == ';')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == ' ' && (i == 0 || i + 1 == len))
+        g_string_append (out, "\\s");
+      else if (c == '$')
+        g_string_append (out, "$$");
+      else
+        g_string_append_c (out, c);
+    }
+}
+
+static void
+append_override (GString *text,
+                 const char *section,
+                 const char *key,
+                 char **values,
+                 GPtrArray *recorded,
+                 const char *flag,
+                 gboolean record_value)
+{
+  if (values == NULL || values[0] == NULL)
+    return;
+  g_string_append_printf (text, "[%s]\n%s=", section, key);
+  for (guint i = 0; values[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strndup (values[i], strcspn (values[i], "="));
+
+      if (i > 0)
+        g_string_append_c (text, ';');
+      append_escaped (text, values[i]);
+      /* The report names a --setenv variable, never its value. */
+      g_ptr_array_add (recorded, g_strdup_printf ("%s %s", flag, record_value ? values[i] : name));
+    }
+  g_string_append_c (text, '\n');
+}
+
+static char *
+overrides_text (RunOptions *o,
+                GPtrArray *recorded)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; o->writable != NULL && o->writable[i] != NULL; i++)
+    {
+      g_autofree char *abs = g_canonicalize_filename (o->writable[i], NULL);
+
+      g_free (o->writable[i]);
+      o->writable[i] = g_steal_pointer (&abs);
+    }
+  append_override (text, "environment", "allow", o->allow_env, recorded, "--allow-env", TRUE);
+  append_override (text, "environment", "set", o->setenv, recorded, "--setenv", FALSE);
+  append_override (text, "filesystem", "writable", o->writable, recorded, "--writable", TRUE);
+  if (o->share_net)
+    {
+      g_string_append (text, "[namespaces]\nshare=net\n");
+      g_ptr_array_add (recorded, g_strdup ("--share-net"));
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* Loads the policy and applies the command-line overrides as one more
+ * source, "<command line>", so they are validated like policy text and
+ * counted in the policy's hash. */
+static gboolean
+run_load_policy (Run *run,
+                 RunOptions *o)
+{
+  g_autoptr(CordonPolicySource) source = cordon_policy_source_new ((const char * const *) environ);
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = overrides_text (o, run->report.overrides);
+  CordonPolicyResolver resolver;
+
+  cordon_policy_source_get_resolver (source, &resolver);
+  run->report.policy_name = o->policy;
+  run->policy = cordon_policy_load (o->policy, &resolver, diags, &error);
+  if (run->policy == NULL)
+    {
+      run_fail (run, "policy", error->message);
+      return FALSE;
+    }
+  if (text[0] != '\0')
+    {
+      cordon_policy_add_source (run->policy, "<command line>", text);
+      cordon_policy_parse_text (run->policy, "<command line>", text, diags);
+    }
+  cordon_policy_check (run->policy, diags);
+  print_diagnostics (diags, FALSE);
+  run->report.policy_sha256 = cordon_report_policy_sha256 (run->policy);
+  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
+    {
+      run_fail (run, "policy", "the policy has errors (above); nothing was launched");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+run_compile (Run *run)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_clear_pointer (&run->plan, cordon_plan_free);
+  g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
+  run->plan = cordon_compile (run->policy, run->facts, &error);
+  if (run->plan == NULL)
+    {
+      run_fail (run, g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY) ? "policy" : "host",
+                error->message);
+      return FALSE;
+    }
+  run->argv = cordon_render_argv (run->plan);
+  run->report.compile_us += (guint64) (g_get_monotonic_time () - t0);
+  return TRUE;
+}
+
+/* Recompiles with [proc] mode set to the fallback: the degradation is a
+ * rule of the policy (fallback=), applied where its condition holds, and
+ * named on stderr and in the report (invariant 8). */
+static gboolean
+run_fall_back (Run *run,
+               const char *mode,
+               const char *degradation)
+{
+  g_autofree char *text = g_strdup_printf ("[proc]\nmode=%s\n", mode);
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+
+  cordon_policy_parse_text (run->policy, "<proc fallback>", text, diags);
+  fprintf (stderr, "cordon: degraded: %s\n", degradation);
+  g_ptr_array_add (run->report.degradations, g_strdup (degradation));
+  return run_compile (run);
+}
+
+static gboolean
+run_probe (Run *run,
+           gboolean reprobe)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *cache_dir = cordon_probe_default_cache_dir ((const char * const *) environ);
+  CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
+                             cache_dir, reprobe };
+  gint64 t0 = g_get_monotonic_time ();
+
+  if (run->plan->proc_mode != CORDON_PROC_PRIVATE)
+    return TRUE;
+  run->probe = cordon_probe_run (&req, &error);
+  run->report.probe_us = (guint64) (g_get_monotonic_time () - t0);
+  if (run->probe == NULL)
+    {
+      run_fail (run, "probe", error->message);
+      return FALSE;
+    }
+  if (run->probe->result == CORDON_PROBE_OK)
+    return TRUE;
+  if (run->probe->result == CORDON_PROBE_PROC_MASKED
+      && run->plan->proc_fallback == CORDON_FALLBACK_HOST_RO)
+    return run_fall_back (run, "host-ro", "host /proc");
+  if (run->probe->result == CORDON_PROBE_PROC_MASKED
+      && run->plan->proc_fallback == CORDON_FALLBACK_NONE)
+    return run_fall_back (run, "none", "no /proc");
+  run_fail (run, "probe", run->probe->detail);
+  return FALSE;
+}
+
+static guint64
+seconds_to_ms (const char *text,
+               guint64 fallback,
+               gboolean *ok)
+{
+  char *end = NULL;
+  double s;
+
+  if (text == NULL)
+    return fallback;
+  s = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !(s >= 0) || s > 7 * 24 * 3600)
+    {
+      *ok = FALSE;
+      return 0;
+    }
+  return (guint64) (s * 1000.0 + 0.5);
+}
+
+static void
+report_outcome (const CordonRunResult *r,
+                const char *command,
+                guint64 timeout_ms)
+{
+  switch (r->outcome)
+    {
+    case CORDON_OUTCOME_NOT_FOUND:
+      fprintf (stderr, "cordon: %s: command not found in the sandbox\n", command);
+      break;
+    case CORDON_OUTCOME_NOT_EXECUTABLE:
+      fprintf (stderr, "cordon: %s: cannot execute: %s\n", command, g_strerror (r->exec_errno));
+      break;
+    case CORDON_OUTCOME_TIMED_OUT:
+      fprintf (stderr, "cordon: timeout: the sandbox was killed after %.3g s\n", timeout_ms / 1000.0);
+      break;
+    case CORDON_OUTCOME_EXITED:
+    case CORDON_OUTCOME_LAUNCH_FAILED:
+    case CORDON_OUTCOME_SIGNALED:
+    case CORDON_OUTCOME_MAX:
+    default:
+      break;
+    }
+}
+
+static int
+run_launch (Run *run,
+            RunOptions *o,
+            guint64 timeout_ms,
+            guint64 kill_after_ms)
+{
+  g_autoptr(GError) error = NULL;
+  CordonLaunchRequest req = { run->facts->bwrap_path, run->helper, run->plan, run->argv,
+                              (const char * const *) o->command };
+  CordonSuperviseOptions sup = { timeout_ms, kill_after_ms,
+                                 (run->plan->namespaces & CORDON_NS_PID) != 0 };
+  CordonLaunch launch = { -1, -1, -1 };
+  CordonRunResult result;
+
+  /* Invariant 3: cordon's own /proc entries (environ, fds, memory) stay
+   * unreadable to anything running as the same user, the sandbox too. */
+  prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
+  cordon_supervisor_prepare ();
+  if (!cordon_launch_start (&req, &launch, &error))
+    return run_fail (run, "launch", error->message);
+  if (!cordon_supervise (&launch, &sup, &result, &error))
+    return run_fail (run, "launch", error->message);
+  run->report.result = &result;
+  if (result.outcome == CORDON_OUTCOME_LAUNCH_FAILED)
+    return run_fail (run, "launch", "bwrap failed before the command started (its message is above)");
+  report_outcome (&result, o->command[0], timeout_ms);
+  return run_finish (run, result.exit_status);
+}
+
+static int
+cmd_run (int argc,
+         char **argv)
+{
+  g_auto(RunOptions) o = { 0 };
+  const GOptionEntry entries[] = {
+    { "policy", 'p', 0, G_OPTION_ARG_STRING, &o.policy, "Policy name or path (default: trial)", "POLICY" },
+    { "workdir", 'C', 0, G_OPTION_ARG_FILENAME, &o.workdir, "The workdir (default: the current directory)", "DIR" },
+    { "timeout", 0, 0, G_OPTION_ARG_STRING, &o.timeout, "Kill the sandbox after S seconds (status 124)", "S" },
+    { "kill-after", 0, 0, G_OPTION_ARG_STRING, &o.kill_after, "Grace between SIGTERM and SIGKILL at timeout (default 5)", "S" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a JSON report to FILE", "FILE" },
+    { "bwrap", 0, 0, G_OPTION_ARG_FILENAME, &o.bwrap, "The bwrap to run (default: $CORDON_BWRAP, else /usr/bin/bwrap)", "PATH" },
+    { "reprobe", 0, 0, G_OPTION_ARG_NONE, &o.reprobe, "Probe /proc again instead of using the cached answer", NULL },
+    { "allow-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.allow_env, "Also pass this variable (or glob)", "NAME" },
+    { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.setenv, "Set a variable in the sandbox", "NAME=VALUE" },
+    { "writable", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.writable, "Also bind this host path writable", "PATH" },
+    { "share-net", 0, 0, G_OPTION_ARG_NONE, &o.share_net, "Keep the host network (a degradation)", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.command, NULL, NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = command_context ("-- COMMAND [ARG...]",
+                                                   "Run a command in the sandbox of a policy.", entries);
+  g_auto(Run) run = { 0 };
+  g_autoptr(GError) error = NULL;
+  gboolean ok = TRUE;
+  guint64 timeout_ms, kill_after_ms;
+
+  cordon_report_init (&run.report);
+  if (!parse_options (ctx, &argc, &argv))
+    return EXIT_CORDON_FAILED;
+  run.report_path = o.report;
+  timeout_ms = seconds_to_ms (o.timeout, 0, &ok);
+  kill_after_ms = seconds_to_ms (o.kill_after, 5000, &ok);
+  if (!ok)
+    return run_fail (&run, "usage", "--timeout and --kill-after take seconds (a number >= 0)");
+  if (o.command == NULL || o.command[0] == NULL)
+    return run_fail (&run, "usage", "run: name a command after '--'");
+  if (o.policy == NULL)
+    o.policy = g_strdup ("trial");
+  if (!run_load_policy (&run, &o))
+    return EXIT_CORDON_FAILED;
+  run.facts = cordon_host_facts_new ("", (const char * const *) environ, o.workdir, &error);
+  if (run.facts == NULL)
+    return run_fail (&run, "host", error->message);
+  if (o.bwrap != NULL)
+    {
+      g_free (run.facts->bwrap_path);
+      run.facts->bwrap_path = g_canonicalize_filename (o.bwrap, NULL);
+    }
+  cordon_host_facts_scan_policy (run.facts, run.policy);
+  if (!run_compile (&run))
+    return EXIT_CORDON_FAILED;
+  if (!cordon_launch_check_bwrap (run.facts->bwrap_path, &error)
+      || (run.helper = cordon_launch_find_helper (&error)) == NULL)
+    return run_fail (&run, "host", error->message);
+  if (!run_probe (&run, o.reprobe))
+    return EXIT_CORDON_FAILED;
+  if (timeout_ms == 0)
+    timeout_ms = run.plan->timeout * 1000;
+  return run_launch (&run, &o, timeout_ms, kill_after_ms);
+}
+
 static const struct
 {
   const char *name;
@@ -279,6 +696,7 @@ static const struct
   { "check", cmd_check, "check policies; gcc-style file:line:col diagnostics" },
   { "compile", cmd_compile, "print the bwrap command of a policy (shell, nul or json)" },
   { "explain", cmd_explain, "each bwrap argument beside the rule that produced it" },
+  { "run", cmd_run, "run a command in the sandbox of a policy" },
 };
 
 static int

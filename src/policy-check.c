@@ -277,7 +277,8 @@ check_authority (const CordonPolicy *policy,
                               "namespace with the host");
     }
   else if (unshare != NULL && !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
-    diag (diags, CORDON_SEVERITY_WARNING, unshare,
+    diag (diags, CORDON_SEVERITY_WARNING, last_item (policy, CORDON_KEY_NS_SHARE) != NULL
+          ? last_item (policy, CORDON_KEY_NS_SHARE) : unshare,
           "the network namespace is shared: the host network and its abstract "
           "unix sockets (X11, D-Bus) stay reachable");
   if (session != NULL && session->num == FALSE)

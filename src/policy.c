@@ -57,6 +57,9 @@ static const CordonKeyInfo key_table[CORDON_KEY_MAX] = {
         CORDON_VALUE_PATH_GLOB, NULL, "files and directories hidden"),
   LIST (CORDON_KEY_NS_UNSHARE, "namespaces", "unshare",
         CORDON_VALUE_NAMESPACE, namespace_words, "namespaces made new"),
+  LIST (CORDON_KEY_NS_SHARE, "namespaces", "share",
+        CORDON_VALUE_NAMESPACE, namespace_words,
+        "namespaces kept shared even where an included policy unshares them"),
   SCALAR (CORDON_KEY_NS_NEW_SESSION, "namespaces", "new-session",
           CORDON_VALUE_BOOL, NULL, TRUE, 0,
           "detach from the caller's terminal session"),
@@ -257,13 +260,22 @@ cordon_policy_get_list (const CordonPolicy *policy,
   return policy->lists[key];
 }
 
-guint
-cordon_policy_get_namespaces (const CordonPolicy *policy)
+static guint
+namespace_bits (const CordonPolicy *policy,
+                CordonKey key)
 {
-  GPtrArray *list = policy->lists[CORDON_KEY_NS_UNSHARE];
+  GPtrArray *list = policy->lists[key];
   guint ns = 0;
 
   for (guint i = 0; i < list->len; i++)
     ns |= (guint) ((CordonItem *) g_ptr_array_index (list, i))->num;
   return ns;
+}
+
+/* The namespaces made new: those unshared, less those a later rule (or
+ * --share-net) keeps shared, since lists only accumulate across includes. */
+guint
+cordon_policy_get_namespaces (const CordonPolicy *policy)
+{
+  return namespace_bits (policy, CORDON_KEY_NS_UNSHARE) & ~namespace_bits (policy, CORDON_KEY_NS_SHARE);
 }

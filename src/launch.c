@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* launch: fork and exec bwrap with nothing of the caller's but what the
+ * plan allows.
+ *
+ * bwrap's own documentation covers --clearenv and --setenv, but both act
+ * inside the sandbox: bwrap itself still holds the caller's environment,
+ * readable as /proc/1/environ by the sandbox, and its argv (every
+ * --setenv value) as /proc/1/cmdline. So bwrap is exec'd with the plan's
+ * envp and no more, its options come from a sealed memfd (--args), and
+ * every other fd is closed in the child. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "launch.h"
+
+/* The fds bwrap is given, at fixed numbers in the child. */
+enum
+{
+  FD_ARGS = 3,       /* --args: the options, NUL-separated */
+  FD_JSON = 4,       /* --json-status-fd: child pid and exit code */
+  FD_READY = 5,      /* cordon-exec's status: "R", then "E<errno>" on failure */
+  FD_FIRST_FREE = 6,
+};
+
+gboolean
+cordon_launch_check_bwrap (const char *bwrap_path,
+                           GError **error)
+{
+  struct stat st;
+
+  if (stat (bwrap_path, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                   "bwrap not found at %s (install the bubblewrap package, or name it with "
+                   "--bwrap or CORDON_BWRAP)", bwrap_path);
+      return FALSE;
+    }
+  if (access (bwrap_path, X_OK) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                   "%s is not executable (from the bubblewrap package)", bwrap_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Beside the cordon binary (an uninstalled build), else the installed
+ * libexec dir. CORDON_EXEC_HELPER overrides both, for tests. */
+char *
+cordon_launch_find_helper (GError **error)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
+  g_autofree char *beside = dir != NULL ? g_build_filename (dir, "cordon-exec", NULL) : NULL;
+  const char *env = g_getenv ("CORDON_EXEC_HELPER");
+
+  if (env != NULL && g_path_is_absolute (env) && access (env, X_OK) == 0)
+    return g_strdup (env);
+  if (beside != NULL && access (beside, X_OK) == 0)
+    return g_steal_pointer (&beside);
+  if (access (CORDON_PKGLIBEXECDIR "/cordon-exec", X_OK) == 0)
+    return g_strdup (CORDON_PKGLIBEXECDIR "/cordon-exec");
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+               "cordon-exec not found beside %s nor in %s (a broken installation)",
+               self != NULL ? self : "cordon", CORDON_PKGLIBEXECDIR);
+  return NULL;
+}
+
+/* A sealed memfd holding the options: bwrap reads them with --args, so
+ * they never appear in a cmdline, and the seals keep anyone who reaches
+ * the fd from rewriting them. */
+static int
+options_memfd (const CordonBwrapArgv *options,
+               GError **error)
+{
+  g_autoptr(GBytes) bytes = cordon_bwrap_argv_to_nul (options);
+  gsize len = 0;
+  const char *data = g_bytes_get_data (bytes, &len);
+  int fd = memfd_create ("cordon-bwrap-args", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+  if (fd < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "memfd_create: %s", g_strerror (errno));
+      return -1;
+    }
+  while (len > 0)
+    {
+      ssize_t n = write (fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "writing bwrap's options: %s",
+                       g_strerror (errno));
+          close (fd);
+          return -1;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  if (fcntl (fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0
+      || lseek (fd, 0, SEEK_SET) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "sealing bwrap's options: %s",
+                   g_strerror (errno));
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* In the child, between fork and exec: async-signal-safe calls only. */
+static void G_GNUC_NORETURN
+exec_child (const char *bwrap_path,
+            char **argv,
+            char **envp,
+            const int fds[3])
+{
+  int copies[3];
+  sigset_t none;
+
+  /* cordon blocks signals for its signalfd; the sandbox must not inherit
+   * that, nor any disposition the caller set (an ignored SIGPIPE). */
+  sigemptyset (&none);
+  sigprocmask (SIG_SETMASK, &none, NULL);
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sig != SIGKILL && sig != SIGSTOP)
+      signal (sig, SIG_DFL);
+  for (int i = 0; i < 3; i++)
+    if ((copies[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
+      _exit (125);
+  for (int i = 0; i < 3; i++)
+    if (dup2 (copies[i], FD_ARGS + i) < 0)
+      _exit (125);
+  /* Invariant 3: nothing the caller held open reaches the sandbox. */
+  if (syscall (SYS_close_range, FD_FIRST_FREE, ~0U, 0) != 0)
+    for (int fd = FD_FIRST_FREE; fd < 65536; fd++)
+      close (fd);
+  execve (bwrap_path, argv, envp);
+  _exit (125);
+}
+
+static char **
+build_argv (const CordonLaunchRequest *request)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (argv, g_strdup (request->bwrap_path));
+  g_ptr_array_add (argv, g_strdup ("--args"));
+  g_ptr_array_add (argv, g_strdup_printf ("%d", FD_ARGS));
+  /* bwrap 0.8 takes the command from its real argv only, not from --args. */
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup (CORDON_EXEC_SANDBOX_PATH));
+  g_ptr_array_add (argv, g_strdup_printf ("%d", FD_READY));
+  for (guint i = 0; request->command[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (request->command[i]));
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
+}
+
+/* The plan's options, then the helper's bind (after --dev /dev, whose
+ * tmpfs holds its mount point) and the status fd. */
+static CordonBwrapArgv *
+build_options (const CordonLaunchRequest *request)
+{
+  CordonBwrapArgv *options = cordon_bwrap_argv_new ();
+  g_autofree char *json_fd = g_strdup_printf ("%d", FD_JSON);
+
+  for (guint i = 0; i < cordon_bwrap_argv_len (request->argv); i++)
+    cordon_bwrap_argv_add (options, cordon_bwrap_argv_origin (request->argv, i),
+                           cordon_bwrap_argv_get (request->argv, i));
+  cordon_bwrap_argv_add_many (options, -1, "--ro-bind", request->helper_path,
+                              CORDON_EXEC_SANDBOX_PATH, "--json-status-fd", json_fd, NULL);
+  return options;
+}
+
+static void
+close_fds (int *fds,
+           guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+}
+
+gboolean
+cordon_launch_start (const CordonLaunchRequest *request,
+                     CordonLaunch *out_launch,
+                     GError **error)
+{
+  g_autoptr(CordonBwrapArgv) options = build_options (request);
+  g_auto(GStrv) argv = build_argv (request);
+  g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
+  int json[2] = { -1, -1 }, ready[2] = { -1, -1 };
+  int memfd = options_memfd (options, error);
+  pid_t pid;
+
+  for (guint i = 0; i < request->plan->envp->len; i++)
+    envp[i] = g_ptr_array_index (request->plan->envp, i);
+  if (memfd < 0)
+    return FALSE;
+  if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
+      close_fds ((int[]) { memfd, json[0], json[1], ready[0], ready[1] }, 5);
+      return FALSE;
+    }
+  pid = fork ();
+  if (pid < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "fork: %s", g_strerror (errno));
+      close_fds ((int[]) { memfd, json[0], json[1], ready[0], ready[1] }, 5);
+      return FALSE;
+    }
+  if (pid == 0)
+    exec_child (request->bwrap_path, argv, envp, (const int[]) { memfd, json[1], ready[1] });
+  close_fds ((int[]) { memfd, json[1], ready[1] }, 3);
+  fcntl (json[0], F_SETFL, O_NONBLOCK);
+  fcntl (ready[0], F_SETFL, O_NONBLOCK);
+  out_launch->pid = pid;
+  out_launch->status_fd = json[0];
+  out_launch->ready_fd = ready[0];
+  return TRUE;
+}

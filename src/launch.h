@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* launch: starts bwrap cleanly (invariants 1-3). Its envp holds only what
+ * the plan allows; its options reach it through a sealed memfd (--args),
+ * so no value sits in a cmdline; every fd but 0-2 and cordon's own pipes
+ * is closed in the child before exec. The command runs under the
+ * in-sandbox helper (cordon-exec), which tells cordon when the sandbox is
+ * set up and whether the command could be executed. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "bwrap-argv.h"
+#include "plan.h"
+
+G_BEGIN_DECLS
+
+/* Where the helper is bound inside the sandbox: /dev is the fresh tmpfs
+ * bwrap makes (--dev), so the mount point can be created under any root. */
+#define CORDON_EXEC_SANDBOX_PATH "/dev/.cordon-exec"
+
+typedef struct
+{
+  pid_t pid;           /* bwrap, our child */
+  int status_fd;       /* read end of bwrap's --json-status-fd */
+  int ready_fd;        /* read end of the helper's status pipe */
+} CordonLaunch;
+
+typedef struct
+{
+  const char *bwrap_path;
+  const char *helper_path;            /* host path of cordon-exec */
+  const CordonPlan *plan;
+  const CordonBwrapArgv *argv;        /* rendered options of the plan */
+  const char * const *command;
+} CordonLaunchRequest;
+
+gboolean cordon_launch_start (const CordonLaunchRequest *request,
+                              CordonLaunch *out_launch,
+                              GError **error);
+char *cordon_launch_find_helper (GError **error);
+gboolean cordon_launch_check_bwrap (const char *bwrap_path,
+                                    GError **error);
+
+G_END_DECLS

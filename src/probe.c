@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* probe: runs bwrap on `true` with the plan's namespace shape and a new
+ * procfs, once per host shape, and remembers the answer. The cache is a
+ * hint about this host, so it is trusted only when it is a regular file
+ * owned by the caller and not writable by others; anything else is
+ * ignored and rewritten. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "policy.h"
+#include "probe.h"
+
+#define CACHE_MAGIC "cordon-probe 1"
+
+static const char * const result_names[CORDON_PROBE_MAX] = {
+  "ok", "userns-disabled", "apparmor", "proc-masked", "namespaces-failed",
+};
+
+const char *
+cordon_probe_result_name (CordonProbeResult result)
+{
+  g_return_val_if_fail (result < CORDON_PROBE_MAX, "?");
+  return result_names[result];
+}
+
+void
+cordon_probe_free (CordonProbe *probe)
+{
+  if (probe == NULL)
+    return;
+  g_free (probe->cache_path);
+  g_free (probe->detail);
+  g_free (probe);
+}
+
+char *
+cordon_probe_default_cache_dir (const char * const *envp)
+{
+  const char *runtime = g_environ_getenv ((char **) envp, "XDG_RUNTIME_DIR");
+  const char *home = g_environ_getenv ((char **) envp, "HOME");
+
+  if (runtime != NULL && g_path_is_absolute (runtime))
+    return g_build_filename (runtime, "cordon", NULL);
+  if (home != NULL && g_path_is_absolute (home))
+    return g_build_filename (home, ".cache", "cordon", NULL);
+  return NULL;
+}
+
+static char *
+read_small (const char *path)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  return g_strstrip (g_steal_pointer (&text));
+}
+
+static gboolean
+stat_id (const char *path,
+         struct stat *out_st,
+         GError **error)
+{
+  if (stat (path, out_st) == 0)
+    return TRUE;
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot stat %s: %s", path, g_strerror (errno));
+  return FALSE;
+}
+
+/* Everything a probe answer depends on: another boot, another container
+ * (mount or pid namespace), another bwrap, another user or another
+ * namespace shape asks again. */
+char *
+cordon_probe_cache_key (const CordonProbeRequest *request,
+                        GError **error)
+{
+  g_autofree char *boot = read_small ("/proc/sys/kernel/random/boot_id");
+  /* A negative answer is cached too; the settings it depends on are in
+   * the key, so changing one asks again. */
+  g_autofree char *maxns = read_small ("/proc/sys/user/max_user_namespaces");
+  g_autofree char *clone = read_small ("/proc/sys/kernel/unprivileged_userns_clone");
+  g_autofree char *aa = read_small ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+  struct stat mnt, pid, bw;
+
+  if (!stat_id ("/proc/self/ns/mnt", &mnt, error) || !stat_id ("/proc/self/ns/pid", &pid, error)
+      || !stat_id (request->bwrap_path, &bw, error))
+    return NULL;
+  return g_strdup_printf ("boot=%s mntns=%lu pidns=%lu bwrap=%s dev=%lu ino=%lu mtime=%lld uid=%u "
+                          "ns=%x userns=%s/%s/%s",
+                          boot != NULL ? boot : "?", (gulong) mnt.st_ino, (gulong) pid.st_ino,
+                          request->bwrap_path, (gulong) bw.st_dev, (gulong) bw.st_ino,
+                          (long long) bw.st_mtime, (guint) request->uid, request->namespaces,
+                          maxns != NULL ? maxns : "-", clone != NULL ? clone : "-", aa != NULL ? aa : "-");
+}
+
+static char *
+cache_path_for (const char *dir,
+                const char *key)
+{
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+  g_autofree char *name = g_strdup_printf ("probe-%.32s", sum);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* TRUE with *out_result when `path` holds a trustworthy answer for `key`. */
+static gboolean
+cache_read (const char *path,
+            const char *key,
+            uid_t uid,
+            CordonProbeResult *out_result)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  struct stat st;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+  if (fd < 0)
+    return FALSE;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != uid
+      || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 || st.st_size > 4096)
+    {
+      close (fd);
+      return FALSE;
+    }
+  close (fd);
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (text, "\n", -1);
+  if (g_strv_length (lines) < 3 || !g_str_equal (lines[0], CACHE_MAGIC)
+      || !g_str_has_prefix (lines[1], "key=") || !g_str_equal (lines[1] + 4, key)
+      || !g_str_has_prefix (lines[2], "result="))
+    return FALSE;
+  for (guint r = 0; r < CORDON_PROBE_MAX; r++)
+    if (g_str_equal (lines[2] + 7, result_names[r]))
+      {
+        *out_result = (CordonProbeResult) r;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Best effort: a cache that cannot be written costs the next run a probe,
+ * nothing else. The directory is made private to the caller. */
+static void
+cache_write (const char *dir,
+             const char *path,
+             const char *key,
+             CordonProbeResult result)
+{
+  g_autofree char *text = g_strdup_printf ("%s\nkey=%s\nresult=%s\n", CACHE_MAGIC, key,
+                                           result_names[result]);
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    return;
+  /* Written aside and renamed over: a foreign or corrupt file is replaced,
+   * and a reader never sees half an answer. */
+  (void) g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, NULL);
+}
+
+/* The probe's bwrap options: the plan's namespaces, the host root (only
+ * to find `true`), a fresh /dev and, when `with_proc`, a new procfs. */
+char **
+cordon_probe_bwrap_args (guint namespaces,
+                         gboolean with_proc)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint bit = 0; bit < 6; bit++)
+    if (namespaces & (1u << bit))
+      g_ptr_array_add (args, g_strconcat ("--unshare-", cordon_namespace_name (1u << bit), NULL));
+  g_ptr_array_add (args, g_strdup ("--ro-bind"));
+  g_ptr_array_add (args, g_strdup ("/"));
+  g_ptr_array_add (args, g_strdup ("/"));
+  g_ptr_array_add (args, g_strdup ("--dev"));
+  g_ptr_array_add (args, g_strdup ("/dev"));
+  if (with_proc)
+    {
+      g_ptr_array_add (args, g_strdup ("--proc"));
+      g_ptr_array_add (args, g_strdup ("/proc"));
+    }
+  g_ptr_array_add (args, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&args), FALSE);
+}
+
+/* TRUE when bwrap ran `true` with these options and it exited 0. Its
+ * output is discarded: the classification is cordon's own. */
+static gboolean
+try_bwrap (const CordonProbeRequest *request,
+           gboolean with_proc,
+           GError **error)
+{
+  g_auto(GStrv) opts = cordon_probe_bwrap_args (request->namespaces, with_proc);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+  int status = 0;
+
+  g_ptr_array_add (argv, (gpointer) request->bwrap_path);
+  for (guint i = 0; opts[i] != NULL; i++)
+    g_ptr_array_add (argv, opts[i]);
+  g_ptr_array_add (argv, (gpointer) "--");
+  g_ptr_array_add (argv, (gpointer) "true");
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp,
+                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, error))
+    return FALSE;
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+static gboolean
+sysctl_is (const char *path,
+           const char *value)
+{
+  g_autofree char *text = read_small (path);
+
+  return text != NULL && g_str_equal (text, value);
+}
+
+/* Why bwrap failed, from the host's own settings first: bwrap's message
+ * often names the wrong cause. */
+static CordonProbeResult
+classify (const CordonProbeRequest *request)
+{
+  if (sysctl_is ("/proc/sys/user/max_user_namespaces", "0")
+      || (request->uid != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
+    return CORDON_PROBE_USERNS_DISABLED;
+  if (request->uid != 0 && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
+    return CORDON_PROBE_APPARMOR;
+  if (try_bwrap (request, FALSE, NULL))
+    return CORDON_PROBE_PROC_MASKED;
+  return CORDON_PROBE_NAMESPACES_FAILED;
+}
+
+static char *
+describe (CordonProbeResult result)
+{
+  switch (result)
+    {
+    case CORDON_PROBE_OK:
+      return g_strdup ("a private /proc can be mounted");
+    case CORDON_PROBE_USERNS_DISABLED:
+      return g_strdup ("user namespaces are disabled on this host (user.max_user_namespaces=0 "
+                       "or kernel.unprivileged_userns_clone=0); enable them with sysctl");
+    case CORDON_PROBE_APPARMOR:
+      return g_strdup ("AppArmor restricts unprivileged user namespaces "
+                       "(kernel.apparmor_restrict_unprivileged_userns=1); give bwrap an "
+                       "AppArmor profile rather than lifting the restriction");
+    case CORDON_PROBE_PROC_MASKED:
+      return g_strdup ("a private /proc cannot be mounted here (the /proc of this container "
+                       "is partly masked); [proc] fallback=host-ro runs with the host /proc read-only");
+    case CORDON_PROBE_NAMESPACES_FAILED:
+    case CORDON_PROBE_MAX:
+    default:
+      return g_strdup ("bwrap cannot create the namespaces this policy unshares");
+    }
+}
+
+CordonProbe *
+cordon_probe_run (const CordonProbeRequest *request,
+                  GError **error)
+{
+  g_autoptr(CordonProbe) probe = g_new0 (CordonProbe, 1);
+  g_autofree char *key = cordon_probe_cache_key (request, error);
+  g_autoptr(GError) spawn_error = NULL;
+
+  if (key == NULL)
+    return NULL;
+  if (request->cache_dir != NULL)
+    probe->cache_path = cache_path_for (request->cache_dir, key);
+  if (probe->cache_path != NULL && !request->refresh
+      && cache_read (probe->cache_path, key, request->uid, &probe->result))
+    probe->cached = TRUE;
+  else if (try_bwrap (request, TRUE, &spawn_error))
+    probe->result = CORDON_PROBE_OK;
+  else if (spawn_error != NULL)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot run %s: %s",
+                   request->bwrap_path, spawn_error->message);
+      return NULL;
+    }
+  else
+    probe->result = classify (request);
+  if (!probe->cached && probe->cache_path != NULL)
+    cache_write (request->cache_dir, probe->cache_path, key, probe->result);
+  probe->detail = describe (probe->result);
+  return g_steal_pointer (&probe);
+}

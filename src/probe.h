@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* probe: can a private /proc be mounted with this namespace shape? bwrap
+ * is run once on `true`; the answer is cached, keyed by everything that
+ * could change it (boot, the caller's mount and pid namespaces, the bwrap
+ * binary, uid, namespace shape), so a later run costs a stat and a read.
+ * A failure is classified from cordon's own checks of the host, never
+ * from bwrap's hint text. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CORDON_PROBE_OK,
+  CORDON_PROBE_USERNS_DISABLED,   /* user.max_user_namespaces=0 or similar */
+  CORDON_PROBE_APPARMOR,          /* apparmor_restrict_unprivileged_userns */
+  CORDON_PROBE_PROC_MASKED,       /* namespaces work, procfs cannot be mounted */
+  CORDON_PROBE_NAMESPACES_FAILED, /* bwrap cannot set up the namespaces at all */
+  CORDON_PROBE_MAX
+} CordonProbeResult;
+
+typedef struct
+{
+  CordonProbeResult result;
+  gboolean cached;      /* answered from the cache */
+  char *cache_path;     /* NULL when no cache directory could be used */
+  char *detail;         /* one line: the cause and the narrowest fix */
+} CordonProbe;
+
+/* Everything the probe depends on, gathered by the caller. */
+typedef struct
+{
+  const char *bwrap_path;
+  guint namespaces;          /* CordonNamespaces bits of the plan */
+  uid_t uid;
+  const char *cache_dir;     /* NULL: no cache */
+  gboolean refresh;          /* --reprobe */
+} CordonProbeRequest;
+
+CordonProbe *cordon_probe_run (const CordonProbeRequest *request,
+                               GError **error);
+void cordon_probe_free (CordonProbe *probe);
+const char *cordon_probe_result_name (CordonProbeResult result);
+char *cordon_probe_default_cache_dir (const char * const *envp);
+char *cordon_probe_cache_key (const CordonProbeRequest *request,
+                              GError **error);
+char **cordon_probe_bwrap_args (guint namespaces,
+                                gboolean with_proc);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonProbe, cordon_probe_free)
+
+G_END_DECLS

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* report: builds the JSON record of one `cordon run` from what the other
+ * stages left behind (plan, probe, run result) and writes it atomically.
+ * The environment is reported from the plan's decisions, by name only:
+ * plan->envp holds the values and is never read here, because a report is
+ * meant to be shared and a value may be a credential. Every string goes
+ * through one helper that repairs invalid UTF-8, since paths and names come
+ * from the host and json-glib expects UTF-8. */
+#include "config.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+#include "report.h"
+
+static const char * const outcome_names[] = {
+  [CORDON_OUTCOME_EXITED] = "exited",
+  [CORDON_OUTCOME_TIMED_OUT] = "timed-out",
+  [CORDON_OUTCOME_NOT_FOUND] = "not-found",
+  [CORDON_OUTCOME_NOT_EXECUTABLE] = "not-executable",
+  [CORDON_OUTCOME_LAUNCH_FAILED] = "launch-failed",
+  [CORDON_OUTCOME_SIGNALED] = "signaled",
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (outcome_names) == CORDON_OUTCOME_MAX);
+
+void
+cordon_report_init (CordonReport *report)
+{
+  memset (report, 0, sizeof *report);
+  report->overrides = g_ptr_array_new_with_free_func (g_free);
+  report->degradations = g_ptr_array_new_with_free_func (g_free);
+}
+
+/* Frees only what the report owns; plan, probe and result are borrowed. */
+void
+cordon_report_clear (CordonReport *report)
+{
+  if (report == NULL)
+    return;
+  g_clear_pointer (&report->policy_sha256, g_free);
+  g_clear_pointer (&report->overrides, g_ptr_array_unref);
+  g_clear_pointer (&report->degradations, g_ptr_array_unref);
+  g_clear_pointer (&report->failure_message, g_free);
+}
+
+/* Each file name and text is followed by a NUL so that moving bytes from
+ * one field to the next (or from one file to the next) changes the hash. */
+char *
+cordon_report_policy_sha256 (const CordonPolicy *policy)
+{
+  g_autoptr(GChecksum) sum = NULL;
+
+  g_return_val_if_fail (policy != NULL, NULL);
+  sum = g_checksum_new (G_CHECKSUM_SHA256);
+  for (guint i = 0; i < cordon_policy_n_sources (policy); i++)
+    {
+      const char *file = cordon_policy_source_file (policy, i);
+      const char *text = cordon_policy_source_text (policy, i);
+
+      g_checksum_update (sum, (const guchar *) file, strlen (file) + 1);
+      g_checksum_update (sum, (const guchar *) text, strlen (text) + 1);
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+/* --- builder helpers ----------------------------------------------------- */
+
+static void
+add_string (JsonBuilder *b,
+            const char *member,
+            const char *value)
+{
+  g_autofree char *valid = NULL;
+
+  if (member != NULL)
+    json_builder_set_member_name (b, member);
+  if (value == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  valid = g_utf8_make_valid (value, -1);
+  json_builder_add_string_value (b, valid);
+}
+
+/* An int member, or null when `known` is false. */
+static void
+add_int_or_null (JsonBuilder *b,
+                 const char *member,
+                 gboolean known,
+                 gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  if (known)
+    json_builder_add_int_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_ms_or_null (JsonBuilder *b,
+                const char *member,
+                gboolean known,
+                guint64 us)
+{
+  json_builder_set_member_name (b, member);
+  if (known)
+    json_builder_add_double_value (b, (double) us / 1000.0);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* A NULL array is written as an empty one: "nothing recorded". */
+static void
+add_string_array (JsonBuilder *b,
+                  const char *member,
+                  const GPtrArray *strings)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; strings != NULL && i < strings->len; i++)
+    add_string (b, NULL, g_ptr_array_index (strings, i));
+  json_builder_end_array (b);
+}
+
+/* --- sections ------------------------------------------------------------ */
+
+static void
+add_policy (JsonBuilder *b,
+            const CordonReport *report)
+{
+  json_builder_set_member_name (b, "policy");
+  json_builder_begin_object (b);
+  add_string (b, "name", report->policy_name);
+  add_string (b, "sha256", report->policy_sha256);
+  json_builder_end_object (b);
+}
+
+static void
+add_probe (JsonBuilder *b,
+           const CordonProbe *probe)
+{
+  json_builder_set_member_name (b, "probe");
+  if (probe == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string (b, "result", cordon_probe_result_name (probe->result));
+  json_builder_set_member_name (b, "cached");
+  json_builder_add_boolean_value (b, probe->cached);
+  add_string (b, "detail", probe->detail);
+  json_builder_end_object (b);
+}
+
+/* Names only, from the decisions. plan->envp is deliberately not read:
+ * it holds the values. */
+static void
+add_env_names (JsonBuilder *b,
+               const char *member,
+               const CordonPlan *plan,
+               gboolean passed)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    {
+      const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
+
+      if ((d->passed != FALSE) == passed)
+        add_string (b, NULL, d->name);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_environment (JsonBuilder *b,
+                 const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "environment");
+  if (plan == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_env_names (b, "passed", plan, TRUE);
+  add_env_names (b, "dropped", plan, FALSE);
+  json_builder_end_object (b);
+}
+
+static void
+add_skipped (JsonBuilder *b,
+             const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "skipped");
+  if (plan == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->skipped->len; i++)
+    {
+      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
+      g_autofree char *rule = NULL;
+
+      if (skip->rule.file != NULL)
+        rule = cordon_location_to_string (&skip->rule);
+      json_builder_begin_object (b);
+      add_string (b, "path", skip->path);
+      add_string (b, "rule", rule);
+      add_string (b, "reason", skip->reason);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static const char *
+outcome_name (CordonOutcome outcome)
+{
+  if ((guint) outcome >= CORDON_OUTCOME_MAX)
+    return NULL;
+  return outcome_names[outcome];
+}
+
+/* child_pid .. exec_errno. Without a result the command never started,
+ * so everything but exit_status is unknown. */
+static void
+add_run (JsonBuilder *b,
+         const CordonReport *report)
+{
+  const CordonRunResult *r = report->result;
+
+  add_int_or_null (b, "child_pid", r != NULL && r->child_pid > 0,
+                   r != NULL ? r->child_pid : 0);
+  json_builder_set_member_name (b, "exit_status");
+  json_builder_add_int_value (b, report->exit_status);
+  add_int_or_null (b, "signal", r != NULL && r->term_signal != 0,
+                   r != NULL ? r->term_signal : 0);
+  json_builder_set_member_name (b, "timed_out");
+  json_builder_add_boolean_value (b, r != NULL && r->outcome == CORDON_OUTCOME_TIMED_OUT);
+  add_string (b, "outcome", r != NULL ? outcome_name (r->outcome) : NULL);
+  add_int_or_null (b, "exec_errno", r != NULL && r->exec_errno != 0,
+                   r != NULL ? r->exec_errno : 0);
+}
+
+static void
+add_failure (JsonBuilder *b,
+             const CordonReport *report)
+{
+  json_builder_set_member_name (b, "failure");
+  if (report->failure_reason == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_string (b, "reason", report->failure_reason);
+  add_string (b, "message", report->failure_message);
+  json_builder_end_object (b);
+}
+
+static void
+add_durations (JsonBuilder *b,
+               const CordonReport *report)
+{
+  const CordonRunResult *r = report->result;
+
+  json_builder_set_member_name (b, "durations_ms");
+  json_builder_begin_object (b);
+  add_ms_or_null (b, "compile", TRUE, report->compile_us);
+  add_ms_or_null (b, "probe", TRUE, report->probe_us);
+  add_ms_or_null (b, "launch", r != NULL, r != NULL ? r->launch_us : 0);
+  add_ms_or_null (b, "run", r != NULL, r != NULL ? r->run_us : 0);
+  json_builder_end_object (b);
+}
+
+/* --- public -------------------------------------------------------------- */
+
+char *
+cordon_report_to_json (const CordonReport *report)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  add_string (b, "cordon_version", PACKAGE_VERSION);
+  add_policy (b, report);
+  add_string_array (b, "overrides", report->overrides);
+  add_probe (b, report->probe);
+  add_string (b, "proc", report->proc_mode);
+  add_string_array (b, "degradations", report->degradations);
+  add_environment (b, report->plan);
+  add_skipped (b, report->plan);
+  add_run (b, report);
+  add_failure (b, report);
+  add_durations (b, report);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+/* Written to a temporary file and renamed, so a reader never sees half a
+ * report; 0600 because it names the caller's variables and paths. */
+gboolean
+cordon_report_write (const CordonReport *report,
+                     const char *path,
+                     GError **error)
+{
+  g_autofree char *json = cordon_report_to_json (report);
+  g_autofree char *text = g_strconcat (json, "\n", NULL);
+
+  return g_file_set_contents_full (path, text, -1,
+                                   G_FILE_SET_CONTENTS_CONSISTENT,
+                                   0600, error);
+}

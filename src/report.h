@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* report: the JSON record of one `cordon run`, for trial runners. It
+ * names variables, never their values; it names the reason of every 125
+ * (policy, host, probe, launch, verify). Written atomically. */
+#pragma once
+
+#include <glib.h>
+
+#include "plan.h"
+#include "policy.h"
+#include "probe.h"
+#include "supervisor.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *policy_name;
+  char *policy_sha256;          /* of the resolved sources, in merge order */
+  GPtrArray *overrides;         /* char*: "--allow-env NAME", ... (no values) */
+  const CordonPlan *plan;       /* NULL when cordon stopped before compiling */
+  const CordonProbe *probe;     /* NULL when no probe was needed */
+  const char *proc_mode;        /* the mode actually used */
+  GPtrArray *degradations;      /* char*: "host /proc", ... */
+  const CordonRunResult *result;/* NULL when the command never started */
+  const char *failure_reason;   /* policy | host | probe | launch | NULL */
+  char *failure_message;
+  int exit_status;
+  guint64 compile_us;
+  guint64 probe_us;
+} CordonReport;
+
+void cordon_report_init (CordonReport *report);
+void cordon_report_clear (CordonReport *report);
+char *cordon_report_policy_sha256 (const CordonPolicy *policy);
+char *cordon_report_to_json (const CordonReport *report);
+gboolean cordon_report_write (const CordonReport *report,
+                              const char *path,
+                              GError **error);
+
+G_END_DECLS

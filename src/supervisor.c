@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* supervisor: one poll loop over a signalfd, bwrap's status fd, the
+ * helper's ready fd and a timerfd. It never trusts the sandbox to end by
+ * itself: when bwrap is gone, or the timeout passes, every descendant of
+ * cordon is killed (cordon is a subreaper, so orphans come back to it and
+ * none escape by setsid() or a double fork). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "supervisor.h"
+
+static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+typedef struct
+{
+  CordonLaunch *launch;
+  const CordonSuperviseOptions *opts;
+  int sigfd;
+  int timerfd;
+  gboolean ready;
+  gboolean bwrap_done;
+  gboolean timed_out;
+  gboolean in_grace;
+  int bwrap_status;
+  int early_signal;
+  int exec_errno;
+  int forwarded;
+  pid_t child_pid;
+  GString *json;
+  gint64 t_start;
+  gint64 t_ready;
+  guint n_killed;
+} Supervisor;
+
+static void
+blocked_set (sigset_t *set)
+{
+  sigemptyset (set);
+  sigaddset (set, SIGCHLD);
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded_signals); i++)
+    sigaddset (set, forwarded_signals[i]);
+}
+
+/* Before the fork: signals queue for the signalfd from now on (none is
+ * lost between fork and poll), and orphans of the sandbox come to us. */
+void
+cordon_supervisor_prepare (void)
+{
+  sigset_t set;
+
+  blocked_set (&set);
+  sigprocmask (SIG_BLOCK, &set, NULL);
+  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* The parent pid from /proc/PID/stat; the name field may hold spaces
+ * and parentheses, so the fields are counted after the last ')'. */
+static pid_t
+parent_of (const char *pid)
+{
+  g_autofree char *path = g_strconcat ("/proc/", pid, "/stat", NULL);
+  g_autofree char *text = NULL;
+  const char *p;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL)
+    return -1;
+  /* ") S PPID ..." */
+  return (pid_t) strtol (p + 4, NULL, 10);
+}
+
+/* Every process below `root`, from one scan of /proc. */
+static GArray *
+descendants (pid_t root)
+{
+  g_autoptr(GHashTable) parent = g_hash_table_new (NULL, NULL);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  DIR *dir = opendir ("/proc");
+  struct dirent *de;
+
+  while (dir != NULL && (de = readdir (dir)) != NULL)
+    {
+      pid_t pid = (pid_t) strtol (de->d_name, NULL, 10);
+      pid_t ppid;
+
+      if (pid <= 0 || (ppid = parent_of (de->d_name)) <= 0)
+        continue;
+      g_hash_table_insert (parent, GINT_TO_POINTER (pid), GINT_TO_POINTER (ppid));
+    }
+  if (dir != NULL)
+    closedir (dir);
+  g_array_append_val (out, root);
+  for (guint i = 0; i < out->len; i++)
+    {
+      GHashTableIter iter;
+      gpointer k, v;
+
+      g_hash_table_iter_init (&iter, parent);
+      while (g_hash_table_iter_next (&iter, &k, &v))
+        if (GPOINTER_TO_INT (v) == g_array_index (out, pid_t, i))
+          {
+            pid_t child = GPOINTER_TO_INT (k);
+
+            g_array_append_val (out, child);
+          }
+    }
+  g_array_remove_index (out, 0);
+  return out;
+}
+
+static void
+reap (Supervisor *sv)
+{
+  int status;
+  pid_t pid;
+
+  while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+    if (pid == sv->launch->pid)
+      {
+        sv->bwrap_done = TRUE;
+        sv->bwrap_status = status;
+      }
+}
+
+/* The sandbox's own processes: every descendant but bwrap's monitor and,
+ * with a pid namespace, bwrap's init (which ignores what it has no
+ * handler for, and whose death would SIGKILL everything at once). */
+static void
+signal_sandbox (Supervisor *sv,
+                int sig)
+{
+  g_autoptr(GArray) pids = descendants (getpid ());
+
+  for (guint i = 0; i < pids->len; i++)
+    {
+      pid_t pid = g_array_index (pids, pid_t, i);
+
+      if (pid == sv->launch->pid || (sv->opts->pid_namespace && pid == sv->child_pid))
+        continue;
+      kill (pid, sig);
+    }
+}
+
+/* SIGKILL to every descendant until none is left: what forks while we
+ * kill is found on the next round. */
+static void
+kill_everything (Supervisor *sv)
+{
+  for (guint round = 0; round < 1000; round++)
+    {
+      g_autoptr(GArray) pids = descendants (getpid ());
+
+      if (pids->len == 0)
+        break;
+      for (guint i = 0; i < pids->len; i++)
+        if (kill (g_array_index (pids, pid_t, i), SIGKILL) == 0)
+          sv->n_killed++;
+      reap (sv);
+      g_usleep (1000);
+    }
+  reap (sv);
+}
+
+static void
+arm_timer (Supervisor *sv,
+           guint64 ms)
+{
+  struct itimerspec its = { { 0, 0 }, { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000L } };
+
+  if (ms == 0)
+    its.it_value.tv_nsec = 1;
+  timerfd_settime (sv->timerfd, 0, &its, NULL);
+}
+
+static void
+on_timer (Supervisor *sv)
+{
+  guint64 expirations;
+
+  if (read (sv->timerfd, &expirations, sizeof expirations) < 0)
+    return;
+  if (!sv->timed_out)
+    {
+      /* First SIGTERM, so the command may clean up; then no choice. */
+      sv->timed_out = TRUE;
+      signal_sandbox (sv, SIGTERM);
+      arm_timer (sv, sv->opts->kill_after_ms);
+      return;
+    }
+  kill_everything (sv);
+}
+
+static void
+on_signal (Supervisor *sv)
+{
+  struct signalfd_siginfo info;
+
+  while (read (sv->sigfd, &info, sizeof info) == sizeof info)
+    {
+      if ((int) info.ssi_signo == SIGCHLD)
+        continue;
+      if (sv->ready)
+        {
+          sv->forwarded = (int) info.ssi_signo;
+          signal_sandbox (sv, (int) info.ssi_signo);
+        }
+      else
+        {
+          /* Asked to stop before the command started: do not start it. */
+          sv->early_signal = (int) info.ssi_signo;
+          kill_everything (sv);
+        }
+    }
+  reap (sv);
+}
+
+static void
+on_json (Supervisor *sv)
+{
+  char buf[512];
+  ssize_t n;
+  const char *at;
+
+  while ((n = read (sv->launch->status_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (sv->json, buf, n);
+  at = strstr (sv->json->str, "\"child-pid\":");
+  if (at != NULL && sv->child_pid == 0)
+    sv->child_pid = (pid_t) strtol (at + strlen ("\"child-pid\":"), NULL, 10);
+}
+
+static void
+on_ready (Supervisor *sv)
+{
+  char buf[64];
+  ssize_t n;
+
+  while ((n = read (sv->launch->ready_fd, buf, sizeof buf - 1)) > 0)
+    {
+      buf[n] = '\0';
+      if (!sv->ready && buf[0] == 'R')
+        {
+          sv->ready = TRUE;
+          sv->t_ready = g_get_monotonic_time ();
+        }
+      if (strchr (buf, 'E') != NULL)
+        sv->exec_errno = (int) strtol (strchr (buf, 'E') + 1, NULL, 10);
+    }
+}
+
+static void
+clear_fd (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
+
+static void
+poll_until_done (Supervisor *sv)
+{
+  while (!sv->bwrap_done)
+    {
+      struct pollfd fds[4] = {
+        { sv->sigfd, POLLIN, 0 },
+        { sv->launch->status_fd, POLLIN, 0 },
+        { sv->launch->ready_fd, POLLIN, 0 },
+        { sv->timerfd, POLLIN, 0 },
+      };
+
+      /* A hung-up pipe stays readable: stop watching it once drained. */
+      if (poll (fds, G_N_ELEMENTS (fds), -1) < 0 && errno != EINTR)
+        break;
+      if (fds[0].revents & POLLIN)
+        on_signal (sv);
+      if (fds[1].revents & (POLLIN | POLLHUP))
+        on_json (sv);
+      if (fds[1].revents & POLLHUP)
+        clear_fd (&sv->launch->status_fd);
+      if (fds[2].revents & (POLLIN | POLLHUP))
+        on_ready (sv);
+      if (fds[2].revents & POLLHUP)
+        clear_fd (&sv->launch->ready_fd);
+      if (fds[3].revents & POLLIN)
+        on_timer (sv);
+      reap (sv);
+    }
+}
+
+static void
+fill_result (Supervisor *sv,
+             CordonRunResult *r)
+{
+  memset (r, 0, sizeof *r);
+  r->child_pid = sv->child_pid;
+  r->exec_errno = sv->exec_errno;
+  r->forwarded_signal = sv->forwarded;
+  r->n_killed = sv->n_killed;
+  r->launch_us = sv->ready ? (guint64) (sv->t_ready - sv->t_start) : 0;
+  r->run_us = sv->ready ? (guint64) (g_get_monotonic_time () - sv->t_ready) : 0;
+  if (sv->early_signal != 0)
+    {
+      r->outcome = CORDON_OUTCOME_SIGNALED;
+      r->exit_status = 128 + sv->early_signal;
+    }
+  else if (!sv->ready)
+    {
+      r->outcome = CORDON_OUTCOME_LAUNCH_FAILED;
+      r->exit_status = 125;
+    }
+  else if (sv->timed_out)
+    {
+      r->outcome = CORDON_OUTCOME_TIMED_OUT;
+      r->exit_status = 124;
+    }
+  else if (sv->exec_errno != 0)
+    {
+      gboolean missing = sv->exec_errno == ENOENT || sv->exec_errno == ENOTDIR;
+
+      r->outcome = missing ? CORDON_OUTCOME_NOT_FOUND : CORDON_OUTCOME_NOT_EXECUTABLE;
+      r->exit_status = missing ? 127 : 126;
+    }
+  else
+    {
+      r->outcome = CORDON_OUTCOME_EXITED;
+      r->exit_status = WIFEXITED (sv->bwrap_status) ? WEXITSTATUS (sv->bwrap_status)
+                                                     : 128 + WTERMSIG (sv->bwrap_status);
+      /* bwrap reports a command killed by signal N as 128+N, as a shell does. */
+      if (r->exit_status > 128 && r->exit_status < 128 + NSIG)
+        r->term_signal = r->exit_status - 128;
+    }
+}
+
+gboolean
+cordon_supervise (CordonLaunch *launch,
+                  const CordonSuperviseOptions *options,
+                  CordonRunResult *out_result,
+                  GError **error)
+{
+  Supervisor sv = { 0 };
+  sigset_t set;
+
+  sv.launch = launch;
+  sv.opts = options;
+  sv.t_start = g_get_monotonic_time ();
+  sv.json = g_string_new (NULL);
+  blocked_set (&set);
+  sv.sigfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+  sv.timerfd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  if (sv.sigfd < 0 || sv.timerfd < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "signalfd/timerfd: %s", g_strerror (errno));
+      kill (launch->pid, SIGKILL);
+      kill_everything (&sv);
+      g_string_free (sv.json, TRUE);
+      return FALSE;
+    }
+  if (options->timeout_ms > 0)
+    arm_timer (&sv, options->timeout_ms);
+  poll_until_done (&sv);
+  /* Late bytes: "R" or "E<errno>" may still sit in the pipes. */
+  if (launch->ready_fd >= 0)
+    on_ready (&sv);
+  if (launch->status_fd >= 0)
+    on_json (&sv);
+  clear_fd (&launch->ready_fd);
+  clear_fd (&launch->status_fd);
+  /* Whatever the sandbox left running (without a pid namespace, a
+   * background job of the command) ends with it. */
+  kill_everything (&sv);
+  fill_result (&sv, out_result);
+  close (sv.sigfd);
+  close (sv.timerfd);
+  g_string_free (sv.json, TRUE);
+  return TRUE;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* supervisor: waits on a launched sandbox. It forwards SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT to the sandbox's processes, enforces the timeout
+ * (SIGTERM to all, SIGKILL after the grace period), and makes sure that
+ * nothing of the sandbox survives it: cordon is a subreaper, so even a
+ * grandchild that called setsid() and double-forked is found among its
+ * descendants and killed. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "launch.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CORDON_OUTCOME_EXITED,        /* the command ran; exit_status is its own */
+  CORDON_OUTCOME_TIMED_OUT,     /* 124 */
+  CORDON_OUTCOME_NOT_FOUND,     /* 127: the command could not be found */
+  CORDON_OUTCOME_NOT_EXECUTABLE,/* 126 */
+  CORDON_OUTCOME_LAUNCH_FAILED, /* 125: bwrap failed before the command */
+  CORDON_OUTCOME_SIGNALED,      /* cordon got a signal before the command started */
+  CORDON_OUTCOME_MAX
+} CordonOutcome;
+
+typedef struct
+{
+  guint64 timeout_ms;       /* 0: none */
+  guint64 kill_after_ms;
+  gboolean pid_namespace;   /* the sandbox has its own: bwrap's init is pid 1 */
+} CordonSuperviseOptions;
+
+typedef struct
+{
+  CordonOutcome outcome;
+  int exit_status;          /* what cordon exits with */
+  int term_signal;          /* N when the command died of signal N, else 0 */
+  int exec_errno;           /* NOT_FOUND / NOT_EXECUTABLE */
+  pid_t child_pid;          /* the sandbox's first process, as bwrap reported */
+  int forwarded_signal;     /* last signal forwarded, 0 if none */
+  guint64 launch_us;        /* fork to "ready" */
+  guint64 run_us;           /* "ready" to exit */
+  guint n_killed;           /* processes killed at teardown */
+} CordonRunResult;
+
+void cordon_supervisor_prepare (void);
+gboolean cordon_supervise (CordonLaunch *launch,
+                           const CordonSuperviseOptions *options,
+                           CordonRunResult *out_result,
+                           GError **error);
+
+G_END_DECLS

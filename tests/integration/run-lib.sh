@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# run-lib.sh: what the "cordon run" integration scripts share (POSIX sh).
+# Source it after tap.sh, then call run_lib_init NAME.  It is not a test
+# of its own (make check runs only *.test); unprivileged.test copies it
+# next to the scripts.
+#
+#   run_lib_init NAME      bail out unless bwrap and cordon are there; make
+#                          $tmp (removed on exit) with a fresh config dir,
+#                          runtime dir and home, exported as
+#                          XDG_CONFIG_HOME, XDG_RUNTIME_DIR and HOME; make
+#                          the workdir $wd; bail out unless
+#                          "cordon run -- true" works
+#   nap_marker N           a unique "sleep" argument: prints NNNN.PPPPPPPNN,
+#                          fixed width, so no marker holds another
+#   marker_pids MARK       pids whose cmdline holds MARK, cordon's excepted
+#   sleeper_count MARK     how many processes are "sleep MARK"
+#   wait_for_sleepers MARK N [SECONDS]
+#                          poll until at least N are running (else 1)
+#   wait_no_marker MARK [SECONDS]
+#                          poll until no process holds MARK; prints the
+#                          count left
+#   report_get FILE EXPR   a Python expression over the report r, as JSON
+#   report_is FILE EXPR EXPECTED DESC
+#                          a TAP test: report_get is EXPECTED (a skip when
+#                          there is no python3 to read JSON with)
+#   now_ms                 milliseconds since the epoch
+#   kill_later PID         kill PID (by id) at cleanup if still alive
+#
+# Processes the scripts start are killed at cleanup only by pid: those
+# passed to kill_later and those holding one of their sleep markers.
+
+if [ ! -x /usr/bin/bwrap ]; then
+  echo "Bail out! /usr/bin/bwrap is missing (bubblewrap is required)"
+  exit 1
+fi
+if [ ! -x "$CORDON" ]; then
+  echo "Bail out! cordon binary not found at $CORDON"
+  exit 1
+fi
+
+tmp=
+wd=
+run_lib_pids=
+run_lib_markers=
+
+run_lib_cleanup ()
+{
+  for p in $run_lib_pids; do
+    kill -KILL "$p" 2>/dev/null
+  done
+  for m in $run_lib_markers; do
+    for p in $(marker_pids "$m"); do
+      kill -KILL "$p" 2>/dev/null
+    done
+  done
+  [ -z "$tmp" ] || rm -rf "$tmp"
+}
+
+kill_later ()
+{
+  run_lib_pids="$run_lib_pids $1"
+}
+
+run_lib_init ()
+{
+  tmp=$(mktemp -d "/tmp/cordon-$1.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
+  trap run_lib_cleanup EXIT
+  trap 'exit 130' HUP INT
+  trap 'exit 143' TERM
+  mkdir "$tmp/config" "$tmp/runtime" "$tmp/home" "$tmp/wd" \
+    || { echo "Bail out! cannot populate $tmp"; exit 1; }
+  chmod 700 "$tmp/runtime"
+  wd=$tmp/wd
+  # No policy of the caller's shadows the shipped ones; the probe cache
+  # starts empty; the home is ours (trial hides it under a tmpfs).
+  XDG_CONFIG_HOME=$tmp/config
+  XDG_RUNTIME_DIR=$tmp/runtime
+  HOME=$tmp/home
+  export XDG_CONFIG_HOME XDG_RUNTIME_DIR HOME
+  unset CORDON_BWRAP
+  if ! err=$("$CORDON" run -C "$wd" -- true 2>&1); then
+    echo "Bail out! 'cordon run -- true' does not work: $err"
+    exit 1
+  fi
+}
+
+nap_marker ()
+{
+  m=$(printf '4242.%07d%02d' "$$" "$1")
+  run_lib_markers="$run_lib_markers $m"
+  echo "$m"
+}
+
+# The sandbox's processes, seen from the host's /proc.  cordon's own
+# cmdline holds the command too; it is left out (the scripts wait for
+# cordon, and a zombie's cmdline is empty anyway).
+marker_pids ()
+{
+  for f in $(grep -l -a -F -e "$1" /proc/[0-9]*/cmdline 2>/dev/null); do
+    p=${f#/proc/}
+    p=${p%/cmdline}
+    [ "$p" = "$$" ] && continue
+    a0=$(tr '\0' '\n' <"$f" 2>/dev/null | head -n 1)
+    case $a0 in
+      cordon|*/cordon) continue ;;
+    esac
+    echo "$p"
+  done
+}
+
+sleeper_count ()
+{
+  n=0
+  for f in $(grep -l -a -F -e "$1" /proc/[0-9]*/cmdline 2>/dev/null); do
+    if [ "$(tr '\0' ' ' <"$f" 2>/dev/null)" = "sleep $1 " ]; then
+      n=$((n + 1))
+    fi
+  done
+  echo "$n"
+}
+
+wait_for_sleepers ()
+{
+  tries=$(( ${3:-10} * 10 ))
+  while [ "$tries" -gt 0 ]; do
+    [ "$(sleeper_count "$1")" -ge "$2" ] && return 0
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  return 1
+}
+
+wait_no_marker ()
+{
+  tries=$(( ${2:-5} * 10 ))
+  while :; do
+    left=$(marker_pids "$1" | wc -l | tr -d ' ')
+    if [ "$left" = 0 ] || [ "$tries" -le 0 ]; then
+      echo "$left"
+      return
+    fi
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+}
+
+have_python=no
+command -v python3 >/dev/null 2>&1 && have_python=yes
+
+report_get ()
+{
+  python3 -c '
+import json, sys
+with open(sys.argv[1]) as f:
+    r = json.load(f)
+try:
+    v = eval(sys.argv[2], {"r": r})
+except (KeyError, IndexError, TypeError) as e:
+    v = "<missing: %s>" % e
+print(json.dumps(v, sort_keys=True))
+' "$1" "$2" 2>&1
+}
+
+report_is ()
+{
+  if [ "$have_python" = no ]; then
+    skip "$4" "python3 is needed to read the JSON report"
+  elif [ ! -s "$1" ]; then
+    not_ok "$4"
+    diag "no report was written at $1"
+  else
+    is "$(report_get "$1" "$2")" "$3" "$4"
+  fi
+}
+
+now_ms ()
+{
+  echo $(( $(date +%s%N) / 1000000 ))
+}

@@ -1,0 +1,846 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-report: the JSON record of a run, read back with json-glib's
+ * parser the way a trial runner would. Each case checks one member's
+ * presence, type and value. The plan under test carries a value-bearing
+ * envp ("SECRET=hunter2") next to a decision that drops SECRET, because
+ * the one thing a shared report must never do is leak a value. The policy
+ * hash is checked on policies loaded through an in-memory resolver, so no
+ * test reads the host's policy directories. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <sys/stat.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "policy-parse.h"
+#include "report.h"
+
+/* --- fixture ------------------------------------------------------------ */
+
+typedef struct
+{
+  CordonPlan *plan;
+  CordonProbe probe;
+  CordonRunResult result;
+  CordonReport report;
+} Fixture;
+
+static void
+add_decision (CordonPlan *plan,
+              const char *name,
+              gboolean passed,
+              const char *reason)
+{
+  CordonEnvDecision *d = g_new0 (CordonEnvDecision, 1);
+
+  d->name = g_strdup (name);
+  d->passed = passed;
+  d->reason = g_strdup (reason);
+  g_ptr_array_add (plan->env_decisions, d);
+}
+
+static CordonPlan *
+make_plan (void)
+{
+  CordonPlan *plan = cordon_plan_new ("trial");
+  CordonLocation at = { g_intern_string ("mem/trial.policy"), 3, 12 };
+
+  g_ptr_array_add (plan->envp, g_strdup ("PATH=/usr/bin:/bin"));
+  g_ptr_array_add (plan->envp, g_strdup ("SECRET=hunter2"));
+  add_decision (plan, "PATH", TRUE, "allowed by allow=PATH");
+  add_decision (plan, "SECRET", FALSE, "not allowed");
+  cordon_plan_add_skip_at (plan, CORDON_KEY_FS_READ_ONLY_TRY, &at,
+                           "/opt/missing", "does not exist");
+  cordon_plan_add_skip_at (plan, CORDON_KEY_INVALID, NULL,
+                           "/proc/sys", "no /proc");
+  return plan;
+}
+
+static int
+setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+
+  f->plan = make_plan ();
+  f->probe.result = CORDON_PROBE_PROC_MASKED;
+  f->probe.cached = TRUE;
+  f->probe.detail = (char *) "procfs cannot be mounted";
+  f->result.outcome = CORDON_OUTCOME_EXITED;
+  f->result.exit_status = 3;
+  f->result.child_pid = 4242;
+  f->result.launch_us = 1500;
+  f->result.run_us = 250250;
+
+  cordon_report_init (&f->report);
+  f->report.policy_name = "trial";
+  f->report.policy_sha256 = g_strdup ("00ff");
+  g_ptr_array_add (f->report.overrides, g_strdup ("--allow-env PATH"));
+  g_ptr_array_add (f->report.degradations, g_strdup ("host /proc"));
+  f->report.plan = f->plan;
+  f->report.probe = &f->probe;
+  f->report.proc_mode = "host-ro";
+  f->report.result = &f->result;
+  f->report.exit_status = 3;
+  f->report.compile_us = 2500;
+  f->report.probe_us = 125;
+  *state = f;
+  return 0;
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+
+  cordon_report_clear (&f->report);
+  cordon_plan_free (f->plan);
+  g_free (f);
+  return 0;
+}
+
+/* --- JSON helpers ------------------------------------------------------- */
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    fail_msg ("not JSON (%s):\n%s", error->message, text);
+  assert_int_equal (json_node_get_node_type (json_parser_get_root (parser)), JSON_NODE_OBJECT);
+  return json_parser_steal_root (parser);
+}
+
+static JsonNode *
+report_json (const CordonReport *report)
+{
+  g_autofree char *text = cordon_report_to_json (report);
+
+  return parse_json (text);
+}
+
+static JsonNode *
+member (JsonNode *object,
+        const char *name)
+{
+  JsonObject *o = json_node_get_object (object);
+
+  if (!json_object_has_member (o, name))
+    fail_msg ("no member '%s'", name);
+  return json_object_get_member (o, name);
+}
+
+static void
+assert_member_null (JsonNode *object,
+                    const char *name)
+{
+  if (!JSON_NODE_HOLDS_NULL (member (object, name)))
+    fail_msg ("'%s' is not null", name);
+}
+
+static void
+assert_member_string (JsonNode *object,
+                      const char *name,
+                      const char *value)
+{
+  JsonNode *n = member (object, name);
+
+  if (json_node_get_value_type (n) != G_TYPE_STRING)
+    fail_msg ("'%s' is not a string", name);
+  assert_string_equal (json_node_get_string (n), value);
+}
+
+static void
+assert_member_int (JsonNode *object,
+                   const char *name,
+                   gint64 value)
+{
+  JsonNode *n = member (object, name);
+
+  if (json_node_get_value_type (n) != G_TYPE_INT64)
+    fail_msg ("'%s' is not an integer", name);
+  assert_int_equal (json_node_get_int (n), value);
+}
+
+static void
+assert_member_bool (JsonNode *object,
+                    const char *name,
+                    gboolean value)
+{
+  JsonNode *n = member (object, name);
+
+  if (json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+    fail_msg ("'%s' is not a boolean", name);
+  assert_int_equal (json_node_get_boolean (n), value);
+}
+
+static void
+assert_member_double (JsonNode *object,
+                      const char *name,
+                      double value)
+{
+  JsonNode *n = member (object, name);
+
+  if (json_node_get_value_type (n) != G_TYPE_DOUBLE)
+    fail_msg ("'%s' is not a double", name);
+  assert_float_equal (json_node_get_double (n), value, 1e-9);
+}
+
+/* The array's elements, each a string, joined by ','. */
+static char *
+string_array (JsonNode *object,
+              const char *name)
+{
+  JsonNode *n = member (object, name);
+  JsonArray *a;
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (!JSON_NODE_HOLDS_ARRAY (n))
+    fail_msg ("'%s' is not an array", name);
+  a = json_node_get_array (n);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+
+      if (json_node_get_value_type (e) != G_TYPE_STRING)
+        fail_msg ("'%s'[%u] is not a string", name, i);
+      g_string_append_printf (s, "%s%s", i > 0 ? "," : "", json_node_get_string (e));
+    }
+  return g_strdup (s->str);
+}
+
+/* --- members ------------------------------------------------------------ */
+
+static void
+test_report_lists_every_member_in_schema_order (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  g_autoptr(GList) names = json_object_get_members (json_node_get_object (root));
+  g_autoptr(GString) joined = g_string_new (NULL);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
+  assert_string_equal (joined->str,
+                       "cordon_version,policy,overrides,probe,proc,degradations,"
+                       "environment,skipped,child_pid,exit_status,signal,timed_out,"
+                       "outcome,exec_errno,failure,durations_ms");
+}
+
+static void
+test_report_states_the_cordon_version (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+
+  assert_member_string (root, "cordon_version", PACKAGE_VERSION);
+}
+
+static void
+test_report_names_the_policy_and_its_hash (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  JsonNode *policy = member (root, "policy");
+
+  assert_true (JSON_NODE_HOLDS_OBJECT (policy));
+  assert_member_string (policy, "name", "trial");
+  assert_member_string (policy, "sha256", "00ff");
+}
+
+static void
+test_report_writes_null_for_an_unknown_policy (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.policy_name = NULL;
+  g_clear_pointer (&f->report.policy_sha256, g_free);
+  root = report_json (&f->report);
+  assert_member_null (member (root, "policy"), "name");
+  assert_member_null (member (root, "policy"), "sha256");
+}
+
+static void
+test_report_lists_overrides_and_degradations (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *overrides = NULL;
+  g_autofree char *degradations = NULL;
+
+  g_ptr_array_add (f->report.degradations, g_strdup ("no pid namespace"));
+  root = report_json (&f->report);
+  overrides = string_array (root, "overrides");
+  degradations = string_array (root, "degradations");
+  assert_string_equal (overrides, "--allow-env PATH");
+  assert_string_equal (degradations, "host /proc,no pid namespace");
+}
+
+static void
+test_report_states_the_proc_mode_used (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+
+  assert_member_string (root, "proc", "host-ro");
+}
+
+static void
+test_report_writes_null_proc_when_the_mode_is_unknown (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.proc_mode = NULL;
+  root = report_json (&f->report);
+  assert_member_null (root, "proc");
+}
+
+/* --- probe -------------------------------------------------------------- */
+
+static void
+test_report_describes_the_probe_result (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  JsonNode *probe = member (root, "probe");
+
+  assert_true (JSON_NODE_HOLDS_OBJECT (probe));
+  assert_member_string (probe, "result", cordon_probe_result_name (CORDON_PROBE_PROC_MASKED));
+  assert_member_bool (probe, "cached", TRUE);
+  assert_member_string (probe, "detail", "procfs cannot be mounted");
+}
+
+static void
+test_report_writes_null_detail_for_a_probe_without_one (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->probe.result = CORDON_PROBE_OK;
+  f->probe.cached = FALSE;
+  f->probe.detail = NULL;
+  root = report_json (&f->report);
+  assert_member_string (member (root, "probe"), "result", cordon_probe_result_name (CORDON_PROBE_OK));
+  assert_member_bool (member (root, "probe"), "cached", FALSE);
+  assert_member_null (member (root, "probe"), "detail");
+}
+
+static void
+test_report_writes_null_probe_when_none_was_needed (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.probe = NULL;
+  root = report_json (&f->report);
+  assert_member_null (root, "probe");
+}
+
+/* --- environment and skipped -------------------------------------------- */
+
+static void
+test_report_sorts_variable_names_into_passed_and_dropped (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  JsonNode *env = member (root, "environment");
+  g_autofree char *passed = NULL;
+  g_autofree char *dropped = NULL;
+
+  assert_true (JSON_NODE_HOLDS_OBJECT (env));
+  passed = string_array (env, "passed");
+  dropped = string_array (env, "dropped");
+  assert_string_equal (passed, "PATH");
+  assert_string_equal (dropped, "SECRET");
+}
+
+/* The plan's envp holds "SECRET=hunter2" and "PATH=/usr/bin:/bin": a
+ * report is shared with trial runners, so no value may reach it. */
+static void
+test_report_never_contains_a_variable_value (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *text = cordon_report_to_json (&f->report);
+
+  if (strstr (text, "hunter2") != NULL)
+    fail_msg ("the value of SECRET leaked into the report:\n%s", text);
+  if (strstr (text, "/usr/bin:/bin") != NULL)
+    fail_msg ("the value of PATH leaked into the report:\n%s", text);
+}
+
+static void
+test_report_gives_each_skipped_path_its_rule_and_reason (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  JsonNode *skipped = member (root, "skipped");
+  JsonArray *a;
+
+  assert_true (JSON_NODE_HOLDS_ARRAY (skipped));
+  a = json_node_get_array (skipped);
+  assert_int_equal (json_array_get_length (a), 2);
+  assert_member_string (json_array_get_element (a, 0), "path", "/opt/missing");
+  assert_member_string (json_array_get_element (a, 0), "rule", "mem/trial.policy:3:12");
+  assert_member_string (json_array_get_element (a, 0), "reason", "does not exist");
+  assert_member_string (json_array_get_element (a, 1), "path", "/proc/sys");
+  assert_member_null (json_array_get_element (a, 1), "rule");
+  assert_member_string (json_array_get_element (a, 1), "reason", "no /proc");
+}
+
+/* Host paths need not be UTF-8, but JSON text must be (RFC 8259), and
+ * json-glib would copy the stray byte through. */
+static void
+test_report_stays_utf8_for_a_path_that_is_not (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *a;
+
+  cordon_plan_add_skip_at (f->plan, CORDON_KEY_FS_READ_ONLY_TRY, NULL,
+                           "/srv/caf\xe9", "does not exist");
+  text = cordon_report_to_json (&f->report);
+  assert_true (g_utf8_validate (text, -1, NULL));
+  root = parse_json (text);
+  a = json_node_get_array (member (root, "skipped"));
+  assert_member_string (json_array_get_element (a, 2), "path", "/srv/caf\xef\xbf\xbd");
+}
+
+static void
+test_report_without_a_plan_writes_null_environment_and_skipped (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.plan = NULL;
+  root = report_json (&f->report);
+  assert_member_null (root, "environment");
+  assert_member_null (root, "skipped");
+}
+
+/* --- the run ------------------------------------------------------------ */
+
+static void
+test_report_records_how_the_command_exited (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+
+  assert_member_int (root, "child_pid", 4242);
+  assert_member_int (root, "exit_status", 3);
+  assert_member_null (root, "signal");
+  assert_member_bool (root, "timed_out", FALSE);
+  assert_member_string (root, "outcome", "exited");
+  assert_member_null (root, "exec_errno");
+}
+
+static void
+test_report_records_a_timeout_and_the_signal_that_ended_it (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->result.outcome = CORDON_OUTCOME_TIMED_OUT;
+  f->result.term_signal = 9;
+  f->report.exit_status = 124;
+  root = report_json (&f->report);
+  assert_member_int (root, "exit_status", 124);
+  assert_member_int (root, "signal", 9);
+  assert_member_bool (root, "timed_out", TRUE);
+  assert_member_string (root, "outcome", "timed-out");
+}
+
+static void
+test_report_records_exec_errno_when_the_command_was_not_found (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->result.outcome = CORDON_OUTCOME_NOT_FOUND;
+  f->result.exec_errno = 2;
+  f->report.exit_status = 127;
+  root = report_json (&f->report);
+  assert_member_string (root, "outcome", "not-found");
+  assert_member_int (root, "exec_errno", 2);
+  assert_member_int (root, "exit_status", 127);
+}
+
+static void
+test_report_names_every_outcome (void **state)
+{
+  Fixture *f = *state;
+  static const char * const names[] = {
+    "exited", "timed-out", "not-found", "not-executable", "launch-failed", "signaled",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == CORDON_OUTCOME_MAX);
+  for (guint i = 0; i < CORDON_OUTCOME_MAX; i++)
+    {
+      g_autoptr(JsonNode) root = NULL;
+
+      f->result.outcome = i;
+      root = report_json (&f->report);
+      assert_member_string (root, "outcome", names[i]);
+    }
+}
+
+static void
+test_report_without_a_result_writes_null_run_members (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.result = NULL;
+  f->report.exit_status = 125;
+  root = report_json (&f->report);
+  assert_member_null (root, "child_pid");
+  assert_member_int (root, "exit_status", 125);
+  assert_member_null (root, "signal");
+  assert_member_bool (root, "timed_out", FALSE);
+  assert_member_null (root, "outcome");
+  assert_member_null (root, "exec_errno");
+  assert_member_null (member (root, "durations_ms"), "launch");
+  assert_member_null (member (root, "durations_ms"), "run");
+}
+
+static void
+test_report_gives_durations_in_milliseconds (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  JsonNode *d = member (root, "durations_ms");
+
+  assert_true (JSON_NODE_HOLDS_OBJECT (d));
+  assert_member_double (d, "compile", 2.5);
+  assert_member_double (d, "probe", 0.125);
+  assert_member_double (d, "launch", 1.5);
+  assert_member_double (d, "run", 250.25);
+}
+
+/* --- failure ------------------------------------------------------------ */
+
+static void
+test_report_writes_null_failure_when_the_run_did_not_fail (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+
+  assert_member_null (root, "failure");
+}
+
+static void
+test_report_names_the_reason_and_message_of_a_failure (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *failure;
+
+  f->report.failure_reason = "probe";
+  f->report.failure_message = g_strdup ("a private /proc cannot be mounted here");
+  f->report.result = NULL;
+  f->report.exit_status = 125;
+  root = report_json (&f->report);
+  failure = member (root, "failure");
+  assert_true (JSON_NODE_HOLDS_OBJECT (failure));
+  assert_member_string (failure, "reason", "probe");
+  assert_member_string (failure, "message", "a private /proc cannot be mounted here");
+}
+
+static void
+test_report_writes_null_message_for_a_failure_without_one (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.failure_reason = "host";
+  root = report_json (&f->report);
+  assert_member_string (member (root, "failure"), "reason", "host");
+  assert_member_null (member (root, "failure"), "message");
+}
+
+/* --- policy hash -------------------------------------------------------- */
+
+typedef struct
+{
+  GHashTable *texts;
+} MemStore;
+
+static MemStore *
+store_new (void)
+{
+  MemStore *store = g_new0 (MemStore, 1);
+
+  store->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return store;
+}
+
+static void
+store_free (MemStore *store)
+{
+  g_hash_table_unref (store->texts);
+  g_free (store);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MemStore, store_free)
+
+static void
+store_add (MemStore *store,
+           const char *name,
+           const char *text)
+{
+  g_hash_table_insert (store->texts, g_strdup (name), g_strdup (text));
+}
+
+static gboolean
+mem_resolve (gpointer user_data,
+             const char *ref,
+             const char *from_file,
+             char **out_file,
+             char **out_text,
+             GError **error)
+{
+  MemStore *store = user_data;
+  const char *text = g_hash_table_lookup (store->texts, ref);
+
+  if (text == NULL)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND, "no policy named '%s'", ref);
+      return FALSE;
+    }
+  *out_file = g_strdup_printf ("mem/%s.policy", ref);
+  *out_text = g_strdup (text);
+  return TRUE;
+}
+
+/* The hash of policy "top", which includes "base", from `base_text`. */
+static char *
+hash_of_top (const char *base_text)
+{
+  g_autoptr(MemStore) store = store_new ();
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = NULL;
+  CordonPolicyResolver resolver = { mem_resolve, store };
+
+  store_add (store, "top", "[policy]\ninclude=base\n[limits]\ntimeout=10\n");
+  store_add (store, "base", base_text);
+  policy = cordon_policy_load ("top", &resolver, diags, &error);
+  if (policy == NULL)
+    fail_msg ("loading 'top' failed: %s", error->message);
+  assert_int_equal (cordon_diagnostics_len (diags), 0);
+  assert_int_equal (cordon_policy_n_sources (policy), 2);
+  return cordon_report_policy_sha256 (policy);
+}
+
+static char *
+hash_of_sources (const char *file1,
+                 const char *text1,
+                 const char *file2,
+                 const char *text2)
+{
+  g_autoptr(CordonPolicy) policy = cordon_policy_new ("p");
+
+  cordon_policy_add_source (policy, file1, text1);
+  cordon_policy_add_source (policy, file2, text2);
+  return cordon_report_policy_sha256 (policy);
+}
+
+static void
+test_policy_sha256_is_64_hex_digits_and_stable (void **state)
+{
+  g_autofree char *a = hash_of_top ("[limits]\ntimeout=5\n");
+  g_autofree char *b = hash_of_top ("[limits]\ntimeout=5\n");
+
+  assert_int_equal (strlen (a), 64);
+  for (const char *p = a; *p != '\0'; p++)
+    assert_true (g_ascii_isxdigit (*p) && !g_ascii_isupper (*p));
+  assert_string_equal (a, b);
+}
+
+static void
+test_policy_sha256_changes_when_an_included_text_changes (void **state)
+{
+  g_autofree char *a = hash_of_top ("[limits]\ntimeout=5\n");
+  g_autofree char *b = hash_of_top ("[limits]\ntimeout=6\n");
+
+  assert_string_not_equal (a, b);
+}
+
+/* Known answer: SHA-256 of "f\0t\0", so the framing cannot drift. */
+static void
+test_policy_sha256_hashes_each_name_and_text_followed_by_nul (void **state)
+{
+  g_autoptr(CordonPolicy) policy = cordon_policy_new ("p");
+  g_autofree char *hash = NULL;
+  g_autofree char *expected = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
+                                                           (const guchar *) "f\0t\0", 4);
+
+  cordon_policy_add_source (policy, "f", "t");
+  hash = cordon_report_policy_sha256 (policy);
+  assert_string_equal (hash, expected);
+}
+
+static void
+test_policy_sha256_separates_file_name_from_text (void **state)
+{
+  g_autofree char *a = hash_of_sources ("a", "bc", "x", "y");
+  g_autofree char *b = hash_of_sources ("ab", "c", "x", "y");
+
+  assert_string_not_equal (a, b);
+}
+
+static void
+test_policy_sha256_follows_merge_order (void **state)
+{
+  g_autofree char *a = hash_of_sources ("one", "1", "two", "2");
+  g_autofree char *b = hash_of_sources ("two", "2", "one", "1");
+
+  assert_string_not_equal (a, b);
+}
+
+/* --- write -------------------------------------------------------------- */
+
+static void
+test_report_write_creates_a_private_file_of_valid_json (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "report.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  struct stat st;
+
+  assert_non_null (dir);
+  assert_true (cordon_report_write (&f->report, path, &error));
+  assert_null (error);
+  assert_int_equal (g_stat (path, &st), 0);
+  assert_int_equal (st.st_mode & 07777, 0600);
+  assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  root = parse_json (text);
+  assert_member_string (root, "cordon_version", PACKAGE_VERSION);
+  assert_int_equal (g_unlink (path), 0);
+  assert_int_equal (g_rmdir (dir), 0);
+}
+
+/* The new file replaces the old one by rename, so a world-readable
+ * leftover does not keep its mode or any of its bytes. */
+static void
+test_report_write_replaces_an_existing_file_with_a_private_one (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "report.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  struct stat st;
+
+  assert_true (g_file_set_contents_full (path, "stale, not json", -1, 0, 0644, &error));
+  assert_true (cordon_report_write (&f->report, path, &error));
+  assert_int_equal (g_stat (path, &st), 0);
+  assert_int_equal (st.st_mode & 07777, 0600);
+  assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  assert_null (strstr (text, "stale"));
+  root = parse_json (text);
+  assert_member_int (root, "child_pid", 4242);
+  assert_int_equal (g_unlink (path), 0);
+  assert_int_equal (g_rmdir (dir), 0);
+}
+
+/* A missing directory: root may write anywhere, so permissions alone
+ * would not make the path unwritable in every test environment. */
+static void
+test_report_write_fails_with_an_error_for_an_unwritable_path (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "missing", "report.json", NULL);
+
+  assert_false (cordon_report_write (&f->report, path, &error));
+  assert_non_null (error);
+  assert_true (error->domain == G_FILE_ERROR);
+  assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  assert_int_equal (g_rmdir (dir), 0);
+}
+
+/* --- lifetime ----------------------------------------------------------- */
+
+static void
+test_report_clear_frees_owned_members_and_may_be_repeated (void **state)
+{
+  CordonReport report;
+  CordonProbe probe = { 0 };
+
+  cordon_report_init (&report);
+  assert_non_null (report.overrides);
+  assert_non_null (report.degradations);
+  assert_int_equal (report.overrides->len, 0);
+  report.policy_sha256 = g_strdup ("x");
+  report.failure_message = g_strdup ("y");
+  report.probe = &probe;
+  cordon_report_clear (&report);
+  assert_null (report.policy_sha256);
+  assert_null (report.overrides);
+  assert_null (report.degradations);
+  assert_null (report.failure_message);
+  assert_ptr_equal (report.probe, &probe);
+  cordon_report_clear (&report);
+  cordon_report_clear (NULL);
+}
+
+int
+main (void)
+{
+#define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
+  const struct CMUnitTest tests[] = {
+    T (test_report_lists_every_member_in_schema_order),
+    T (test_report_states_the_cordon_version),
+    T (test_report_names_the_policy_and_its_hash),
+    T (test_report_writes_null_for_an_unknown_policy),
+    T (test_report_lists_overrides_and_degradations),
+    T (test_report_states_the_proc_mode_used),
+    T (test_report_writes_null_proc_when_the_mode_is_unknown),
+    T (test_report_describes_the_probe_result),
+    T (test_report_writes_null_detail_for_a_probe_without_one),
+    T (test_report_writes_null_probe_when_none_was_needed),
+    T (test_report_sorts_variable_names_into_passed_and_dropped),
+    T (test_report_never_contains_a_variable_value),
+    T (test_report_gives_each_skipped_path_its_rule_and_reason),
+    T (test_report_stays_utf8_for_a_path_that_is_not),
+    T (test_report_without_a_plan_writes_null_environment_and_skipped),
+    T (test_report_records_how_the_command_exited),
+    T (test_report_records_a_timeout_and_the_signal_that_ended_it),
+    T (test_report_records_exec_errno_when_the_command_was_not_found),
+    T (test_report_names_every_outcome),
+    T (test_report_without_a_result_writes_null_run_members),
+    T (test_report_gives_durations_in_milliseconds),
+    T (test_report_writes_null_failure_when_the_run_did_not_fail),
+    T (test_report_names_the_reason_and_message_of_a_failure),
+    T (test_report_writes_null_message_for_a_failure_without_one),
+    cmocka_unit_test (test_policy_sha256_is_64_hex_digits_and_stable),
+    cmocka_unit_test (test_policy_sha256_changes_when_an_included_text_changes),
+    cmocka_unit_test (test_policy_sha256_hashes_each_name_and_text_followed_by_nul),
+    cmocka_unit_test (test_policy_sha256_separates_file_name_from_text),
+    cmocka_unit_test (test_policy_sha256_follows_merge_order),
+    T (test_report_write_creates_a_private_file_of_valid_json),
+    T (test_report_write_replaces_an_existing_file_with_a_private_one),
+    T (test_report_write_fails_with_an_error_for_an_unwritable_path),
+    cmocka_unit_test (test_report_clear_frees_owned_members_and_may_be_repeated),
+  };
+#undef T
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
