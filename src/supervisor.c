@@ -6,7 +6,6 @@
  * none escape by setsid() or a double fork). */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -65,58 +64,67 @@ cordon_supervisor_prepare (void)
   prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
-/* The parent pid from /proc/PID/stat; the name field may hold spaces
- * and parentheses, so the fields are counted after the last ')'. */
-static pid_t
-parent_of (const char *pid)
+/* Whether /proc/PID/stat says the process is a zombie: already dead, it
+ * only waits to be reaped. The name field may hold spaces and
+ * parentheses, so the state is read after the last ')'. */
+static gboolean
+is_zombie (pid_t pid)
 {
-  g_autofree char *path = g_strconcat ("/proc/", pid, "/stat", NULL);
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
   g_autofree char *text = NULL;
   const char *p;
 
   if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL)
-    return -1;
-  /* ") S PPID ..." */
-  return (pid_t) strtol (p + 4, NULL, 10);
+    return TRUE;  /* gone already */
+  return p[1] == ' ' && p[2] == 'Z';
 }
 
-/* Every process below `root`, from one scan of /proc. */
+/* Appends the children of every thread of `pid`, from the kernel's
+ * /proc/PID/task/TID/children lists: a few reads per process, instead
+ * of a scan of all of /proc. */
+static void
+append_children (pid_t pid,
+                 GArray *out)
+{
+  g_autofree char *task_dir = g_strdup_printf ("/proc/%d/task", (int) pid);
+  g_autoptr(GDir) dir = g_dir_open (task_dir, 0, NULL);
+  const char *tid;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (task_dir, tid, "children", NULL);
+      g_autofree char *text = NULL;
+      g_auto(GStrv) pids = NULL;
+
+      if (!g_file_get_contents (path, &text, NULL, NULL))
+        continue;
+      pids = g_strsplit (g_strstrip (text), " ", -1);
+      for (guint i = 0; pids[i] != NULL; i++)
+        {
+          pid_t child = (pid_t) strtol (pids[i], NULL, 10);
+
+          if (child > 0)
+            g_array_append_val (out, child);
+        }
+    }
+}
+
+/* Every live process below `root`. As cordon is a subreaper, a process
+ * that left its parent by setsid() and a double fork is still below it. */
 static GArray *
 descendants (pid_t root)
 {
-  g_autoptr(GHashTable) parent = g_hash_table_new (NULL, NULL);
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (pid_t));
-  DIR *dir = opendir ("/proc");
-  struct dirent *de;
+  GArray *all = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  GArray *live = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
-  while (dir != NULL && (de = readdir (dir)) != NULL)
-    {
-      pid_t pid = (pid_t) strtol (de->d_name, NULL, 10);
-      pid_t ppid;
-
-      if (pid <= 0 || (ppid = parent_of (de->d_name)) <= 0)
-        continue;
-      g_hash_table_insert (parent, GINT_TO_POINTER (pid), GINT_TO_POINTER (ppid));
-    }
-  if (dir != NULL)
-    closedir (dir);
-  g_array_append_val (out, root);
-  for (guint i = 0; i < out->len; i++)
-    {
-      GHashTableIter iter;
-      gpointer k, v;
-
-      g_hash_table_iter_init (&iter, parent);
-      while (g_hash_table_iter_next (&iter, &k, &v))
-        if (GPOINTER_TO_INT (v) == g_array_index (out, pid_t, i))
-          {
-            pid_t child = GPOINTER_TO_INT (k);
-
-            g_array_append_val (out, child);
-          }
-    }
-  g_array_remove_index (out, 0);
-  return out;
+  g_array_append_val (all, root);
+  for (guint i = 0; i < all->len && all->len < 65536; i++)
+    append_children (g_array_index (all, pid_t, i), all);
+  for (guint i = 1; i < all->len; i++)
+    if (!is_zombie (g_array_index (all, pid_t, i)))
+      g_array_append_val (live, g_array_index (all, pid_t, i));
+  g_array_unref (all);
+  return live;
 }
 
 static void
@@ -152,11 +160,36 @@ signal_sandbox (Supervisor *sv,
     }
 }
 
+/* Reaps until cordon has no child left, polling briefly: everything below
+ * has just been sent SIGKILL, so each of our children dies promptly, and
+ * when none is left no descendant is either. Bounded (about 100 ms), so a
+ * process stuck in the kernel cannot hang cordon here. */
+static void
+wait_children (Supervisor *sv)
+{
+  for (guint i = 0; i < 1000; i++)
+    {
+      int status;
+      pid_t pid = waitpid (-1, &status, WNOHANG);
+
+      if (pid < 0 && errno == ECHILD)
+        return;
+      if (pid == sv->launch->pid)
+        {
+          sv->bwrap_done = TRUE;
+          sv->bwrap_status = status;
+        }
+      if (pid <= 0)
+        g_usleep (100);
+    }
+}
+
 /* SIGKILL to every descendant until none is left: what forks while we
  * kill is found on the next round. */
 static void
 kill_everything (Supervisor *sv)
 {
+  reap (sv);
   for (guint round = 0; round < 1000; round++)
     {
       g_autoptr(GArray) pids = descendants (getpid ());
@@ -166,10 +199,8 @@ kill_everything (Supervisor *sv)
       for (guint i = 0; i < pids->len; i++)
         if (kill (g_array_index (pids, pid_t, i), SIGKILL) == 0)
           sv->n_killed++;
-      reap (sv);
-      g_usleep (1000);
+      wait_children (sv);
     }
-  reap (sv);
 }
 
 static void
