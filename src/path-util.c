@@ -4,7 +4,6 @@
  * compiler (which compares expanded paths). Nothing here does I/O. */
 #include "config.h"
 
-#include <fnmatch.h>
 #include <string.h>
 
 #include "path-util.h"
@@ -136,11 +135,100 @@ cordon_glob_is_valid (const char *pattern,
   return TRUE;
 }
 
+/* Matches one bracket expression at *p against c; advances *p past it.
+ * -1 when the expression is malformed (then the '[' is literal). */
+static int
+match_class (const char **p,
+             char c)
+{
+  const char *q = *p + 1;
+  gboolean negate = FALSE, hit = FALSE;
+
+  if (*q == '!' || *q == '^')
+    {
+      negate = TRUE;
+      q++;
+    }
+  do
+    {
+      char lo = *q, hi;
+
+      if (lo == '\0' || lo == '/')
+        return -1;
+      if (lo == '\\' && q[1] != '\0')
+        lo = *++q;
+      hi = lo;
+      if (q[1] == '-' && q[2] != ']' && q[2] != '\0')
+        {
+          hi = q[2];
+          q += 2;
+        }
+      if ((guchar) lo <= (guchar) c && (guchar) c <= (guchar) hi)
+        hit = TRUE;
+      q++;
+    }
+  while (*q != ']');
+  *p = q + 1;
+  return hit != negate;
+}
+
+/* fnmatch (pattern, string, FNM_PATHNAME | FNM_PERIOD), byte-wise. glibc's
+ * fnmatch converts both strings to wide characters in a UTF-8 locale, and
+ * was most of cordon's own time on `run -- true`: every environment name
+ * is matched against the allowlist and the never-pass set. A '*' or '?'
+ * never matches '/', nor a leading '.' of the string or of a component. */
 gboolean
 cordon_glob_match (const char *pattern,
                    const char *string)
 {
-  return fnmatch (pattern, string, FNM_PATHNAME | FNM_PERIOD) == 0;
+  const char *p = pattern, *s = string;
+  const char *star_p = NULL, *star_s = NULL;
+
+  while (*s != '\0')
+    {
+      gboolean leading_dot = *s == '.' && (s == string || s[-1] == '/');
+      int cls;
+
+      if (*p == '*' && !leading_dot)
+        {
+          star_p = ++p;
+          star_s = s;
+          continue;
+        }
+      if (*p == '?' && *s != '/' && !leading_dot)
+        {
+          p++;
+          s++;
+          continue;
+        }
+      if (*p == '[' && *s != '/' && !leading_dot && (cls = match_class (&p, *s)) >= 0)
+        {
+          if (cls == 1)
+            {
+              s++;
+              continue;
+            }
+        }
+      else
+        {
+          const char *lit = (*p == '\\' && p[1] != '\0') ? p + 1 : p;
+
+          if (*lit == *s && *p != '*' && *p != '?')
+            {
+              p = lit + 1;
+              s++;
+              continue;
+            }
+        }
+      /* Backtrack: let the last '*' take one more byte, never a '/'. */
+      if (star_p == NULL || *star_s == '/')
+        return FALSE;
+      p = star_p;
+      s = ++star_s;
+    }
+  while (*p == '*')
+    p++;
+  return *p == '\0';
 }
 
 int

@@ -12,6 +12,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fnmatch.h>
+
 #include <glib.h>
 
 #include "path-util.h"
@@ -237,6 +239,32 @@ test_glob_match_keeps_star_within_one_component (void **state)
 }
 
 static void
+test_glob_match_agrees_with_fnmatch_on_classes_escapes_and_backtracking (void **state)
+{
+  /* Each pair was checked against fnmatch (FNM_PATHNAME | FNM_PERIOD). */
+  static const struct { const char *p, *s; gboolean m; } cases[] = {
+    { "LC_*", "LC_ALL", TRUE }, { "LC_*", "LANG", FALSE }, { "*", "", TRUE },
+    { "a*b*c", "aXbYbZc", TRUE }, { "a*b*c", "aXbYbZ", FALSE }, { "*a", "aaa", TRUE },
+    { "X[0-9]", "X7", TRUE }, { "X[0-9]", "Xa", FALSE }, { "X[!0-9]", "Xa", TRUE },
+    { "X[^0-9]", "X5", FALSE }, { "[]a]", "]", TRUE }, { "[a-]", "-", TRUE },
+    { "a\\*", "a*", TRUE }, { "a\\*", "ab", FALSE }, { "[abc", "[abc", TRUE },
+    { "?", "/", FALSE }, { "/a/?", "/a/.", FALSE }, { "/a/[.]x", "/a/.x", FALSE },
+    { "*.policy", "x.policy", TRUE }, { "S.*", "S.gpg-agent", TRUE },
+    { "/run/user/*/bus", "/run/user/1000/bus", TRUE }, { "/x/*/y", "/x/a/b/y", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gboolean m = cordon_glob_match (cases[i].p, cases[i].s);
+      gboolean ref = fnmatch (cases[i].p, cases[i].s, FNM_PATHNAME | FNM_PERIOD) == 0;
+
+      if (m != cases[i].m || ref != cases[i].m)
+        fail_msg ("'%s' ~ '%s': got %d, fnmatch %d, expected %d",
+                  cases[i].p, cases[i].s, m, ref, cases[i].m);
+    }
+}
+
+static void
 test_glob_match_needs_an_explicit_leading_dot (void **state)
 {
   assert_false (cordon_glob_match ("/home/u/*", "/home/u/.ssh"));
@@ -358,6 +386,7 @@ main (void)
     cmocka_unit_test (test_glob_is_valid_reports_a_trailing_backslash),
     cmocka_unit_test (test_glob_match_keeps_star_within_one_component),
     cmocka_unit_test (test_glob_match_needs_an_explicit_leading_dot),
+    cmocka_unit_test (test_glob_match_agrees_with_fnmatch_on_classes_escapes_and_backtracking),
     cmocka_unit_test (test_compare_by_depth_puts_shallower_paths_first),
     cmocka_unit_test (test_compare_by_depth_breaks_ties_by_name),
     cmocka_unit_test (test_compare_by_depth_sorts_parents_before_children),
