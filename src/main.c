@@ -118,7 +118,7 @@ parse_options (GOptionContext *ctx,
 
   if (!g_option_context_parse (ctx, argc, argv, &error))
     {
-      fail ("%s (see --help)", error->message);
+      fail ("usage: %s (see --help)", error->message);
       return FALSE;
     }
   return TRUE;
@@ -400,6 +400,7 @@ append_escaped (GString *out,
 
 static void
 append_override (GString *text,
+                 const char **last_section,
                  const char *section,
                  const char *key,
                  char **values,
@@ -409,7 +410,12 @@ append_override (GString *text,
 {
   if (values == NULL || values[0] == NULL)
     return;
-  g_string_append_printf (text, "[%s]\n%s=", section, key);
+  /* One header per section (the callers keep a section's keys together):
+   * a repeated header would draw a warning. */
+  if (g_strcmp0 (*last_section, section) != 0)
+    g_string_append_printf (text, "[%s]\n", section);
+  *last_section = section;
+  g_string_append_printf (text, "%s=", key);
   for (guint i = 0; values[i] != NULL; i++)
     {
       g_autofree char *name = g_strndup (values[i], strcspn (values[i], "="));
@@ -428,6 +434,7 @@ overrides_text (RunOptions *o,
                 GPtrArray *recorded)
 {
   g_autoptr(GString) text = g_string_new (NULL);
+  const char *last = NULL;
 
   for (guint i = 0; o->writable != NULL && o->writable[i] != NULL; i++)
     {
@@ -436,15 +443,33 @@ overrides_text (RunOptions *o,
       g_free (o->writable[i]);
       o->writable[i] = g_steal_pointer (&abs);
     }
-  append_override (text, "environment", "allow", o->allow_env, recorded, "--allow-env", TRUE);
-  append_override (text, "environment", "set", o->setenv, recorded, "--setenv", FALSE);
-  append_override (text, "filesystem", "writable", o->writable, recorded, "--writable", TRUE);
+  append_override (text, &last, "environment", "allow", o->allow_env, recorded, "--allow-env", TRUE);
+  append_override (text, &last, "environment", "set", o->setenv, recorded, "--setenv", FALSE);
+  append_override (text, &last, "filesystem", "writable", o->writable, recorded, "--writable", TRUE);
   if (o->share_net)
     {
       g_string_append (text, "[namespaces]\nshare=net\n");
       g_ptr_array_add (recorded, g_strdup ("--share-net"));
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* A warning about an override (--share-net) would point at a line of
+ * generated text; run names the degradation itself, in its own words. */
+static void
+print_diagnostics_of_run (CordonDiagnostics *diags)
+{
+  g_autoptr(CordonDiagnostics) shown = cordon_diagnostics_new ();
+
+  for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
+    {
+      const CordonDiagnostic *d = cordon_diagnostics_get (diags, i);
+
+      if (d->severity == CORDON_SEVERITY_WARNING && g_strcmp0 (d->loc.file, "<command line>") == 0)
+        continue;
+      cordon_diagnostics_add (shown, d->severity, &d->loc, "%s", d->message);
+    }
+  print_diagnostics (shown, FALSE);
 }
 
 /* Loads the policy and applies the command-line overrides as one more
@@ -474,7 +499,7 @@ run_load_policy (Run *run,
       cordon_policy_parse_text (run->policy, "<command line>", text, diags);
     }
   cordon_policy_check (run->policy, diags);
-  print_diagnostics (diags, FALSE);
+  print_diagnostics_of_run (diags);
   run->report.policy_sha256 = cordon_report_policy_sha256 (run->policy);
   if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
     {
@@ -585,7 +610,7 @@ report_outcome (const CordonRunResult *r,
       fprintf (stderr, "cordon: %s: cannot execute: %s\n", command, g_strerror (r->exec_errno));
       break;
     case CORDON_OUTCOME_TIMED_OUT:
-      fprintf (stderr, "cordon: timeout: the sandbox was killed after %.3g s\n", timeout_ms / 1000.0);
+      fprintf (stderr, "cordon: timeout: the sandbox was killed after %.10g s\n", timeout_ms / 1000.0);
       break;
     case CORDON_OUTCOME_EXITED:
     case CORDON_OUTCOME_LAUNCH_FAILED:
@@ -682,7 +707,15 @@ cmd_run (int argc,
     return run_fail (&run, "host", error->message);
   if (!run_probe (&run, o.reprobe))
     return EXIT_CORDON_FAILED;
-  if (timeout_ms == 0)
+  /* Invariant 8: a shared network (abstract sockets, the host's
+   * services) is a degradation, named however it was asked for. */
+  if (!(run.plan->namespaces & CORDON_NS_NET))
+    {
+      fprintf (stderr, "cordon: degraded: shared network\n");
+      g_ptr_array_add (run.report.degradations, g_strdup ("shared network"));
+    }
+  /* --timeout, even 0 (none), wins over [limits] timeout. */
+  if (o.timeout == NULL)
     timeout_ms = run.plan->timeout * 1000;
   return run_launch (&run, &o, timeout_ms, kill_after_ms);
 }

@@ -259,6 +259,12 @@ check_authority (const CordonPolicy *policy,
   const CordonItem *unshare = last_item (policy, CORDON_KEY_NS_UNSHARE);
   const CordonItem *session = cordon_policy_get (policy, CORDON_KEY_NS_NEW_SESSION);
   const CordonItem *dwp = cordon_policy_get (policy, CORDON_KEY_NS_DIE_WITH_PARENT);
+  GPtrArray *share = cordon_policy_get_list (policy, CORDON_KEY_NS_SHARE);
+  const CordonItem *share_net = NULL;
+
+  for (guint i = 0; i < share->len; i++)
+    if (((CordonItem *) g_ptr_array_index (share, i))->num == CORDON_NS_NET)
+      share_net = g_ptr_array_index (share, i);
 
   for (guint i = 0; i < allow->len; i++)
     {
@@ -277,8 +283,7 @@ check_authority (const CordonPolicy *policy,
                               "namespace with the host");
     }
   else if (unshare != NULL && !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
-    diag (diags, CORDON_SEVERITY_WARNING, last_item (policy, CORDON_KEY_NS_SHARE) != NULL
-          ? last_item (policy, CORDON_KEY_NS_SHARE) : unshare,
+    diag (diags, CORDON_SEVERITY_WARNING, share_net != NULL ? share_net : unshare,
           "the network namespace is shared: the host network and its abstract "
           "unix sockets (X11, D-Bus) stay reachable");
   if (session != NULL && session->num == FALSE)

@@ -23,7 +23,7 @@ typedef struct
   const char *proc_mode;        /* the mode actually used */
   GPtrArray *degradations;      /* char*: "host /proc", ... */
   const CordonRunResult *result;/* NULL when the command never started */
-  const char *failure_reason;   /* policy | host | probe | launch | NULL */
+  const char *failure_reason;   /* usage | policy | host | probe | launch | NULL */
   char *failure_message;
   int exit_status;
   guint64 compile_us;

@@ -23,6 +23,9 @@
 #   report_is FILE EXPR EXPECTED DESC
 #                          a TAP test: report_get is EXPECTED (a skip when
 #                          there is no python3 to read JSON with)
+#   wait_exit PID SECONDS  wait for our child PID, no longer than SECONDS
+#                          (then it is killed); leaves $status
+#   wait_file FILE SECONDS poll until FILE exists (else 1)
 #   now_ms                 milliseconds since the epoch
 #   kill_later PID         kill PID (by id) at cleanup if still alive
 #
@@ -100,9 +103,11 @@ marker_pids ()
     p=${f#/proc/}
     p=${p%/cmdline}
     [ "$p" = "$$" ] && continue
-    a0=$(tr '\0' '\n' <"$f" 2>/dev/null | head -n 1)
+    # Gone since the grep (the grep itself, among others), or a zombie:
+    # not a survivor.
+    a0=$( { tr '\0' '\n' <"$f"; } 2>/dev/null | head -n 1)
     case $a0 in
-      cordon|*/cordon) continue ;;
+      ""|cordon|*/cordon) continue ;;
     esac
     echo "$p"
   done
@@ -112,7 +117,7 @@ sleeper_count ()
 {
   n=0
   for f in $(grep -l -a -F -e "$1" /proc/[0-9]*/cmdline 2>/dev/null); do
-    if [ "$(tr '\0' ' ' <"$f" 2>/dev/null)" = "sleep $1 " ]; then
+    if [ "$( { tr '\0' ' ' <"$f"; } 2>/dev/null)" = "sleep $1 " ]; then
       n=$((n + 1))
     fi
   done
@@ -171,6 +176,35 @@ report_is ()
   else
     is "$(report_get "$1" "$2")" "$3" "$4"
   fi
+}
+
+wait_exit ()
+{
+  tries=$(( $2 * 10 ))
+  while [ "$tries" -gt 0 ]; do
+    state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+    [ "$state" = Z ] || [ -z "$state" ] && break
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  if [ "$tries" = 0 ]; then
+    diag "pid $1 still running after $2 s; killing it"
+    kill -KILL "$1" 2>/dev/null
+  fi
+  wait "$1"
+  # shellcheck disable=SC2034 # read by the caller
+  status=$?
+}
+
+wait_file ()
+{
+  tries=$(( $2 * 10 ))
+  while [ "$tries" -gt 0 ]; do
+    [ -e "$1" ] && return 0
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  return 1
 }
 
 now_ms ()

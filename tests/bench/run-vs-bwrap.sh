@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# What "cordon run" costs over bwrap itself: hyperfine times
+# "cordon run -p trial -- true" against bwrap started with the very
+# options "cordon compile trial" gives (through --args, as cordon passes
+# them) on "true", with the probe cached.  Prints both medians and their
+# ratio.  Not part of "make check": timings depend on the machine.
+#
+#   tests/bench/run-vs-bwrap.sh [path/to/cordon]
+#
+# Default cordon: ./src/cordon (run from the build directory), else
+# _build/src/cordon of the source tree.  RUNS (default 50, at least 30)
+# sets the number of timed runs of each command.  Needs hyperfine
+# (Debian package "hyperfine").
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+if [ $# -ge 1 ]; then
+  cordon=$1
+elif [ -x ./src/cordon ]; then
+  cordon=./src/cordon
+else
+  cordon=$here/../../_build/src/cordon
+fi
+case $cordon in
+  /*) ;;
+  *) cordon=$PWD/$cordon ;;
+esac
+bwrap=${CORDON_BWRAP:-/usr/bin/bwrap}
+runs=${RUNS:-50}
+
+die ()
+{
+  echo "run-vs-bwrap: $*" >&2
+  exit 1
+}
+
+[ -x "$cordon" ] || die "no cordon at $cordon (give its path as the argument)"
+[ -x "$bwrap" ] || die "no bwrap at $bwrap (install bubblewrap)"
+command -v hyperfine >/dev/null 2>&1 || die "hyperfine is not installed (apt-get install hyperfine)"
+[ "$runs" -ge 30 ] 2>/dev/null || die "RUNS must be a number >= 30"
+
+tmp=$(mktemp -d /tmp/cordon-bench.XXXXXX) || die "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT
+trap 'exit 143' TERM
+mkdir "$tmp/wd" "$tmp/runtime" "$tmp/config"
+chmod 700 "$tmp/runtime"
+# A probe cache of the benchmark's own, warmed below; no caller policy
+# shadows the shipped trial.
+XDG_RUNTIME_DIR=$tmp/runtime
+XDG_CONFIG_HOME=$tmp/config
+export XDG_RUNTIME_DIR XDG_CONFIG_HOME
+cd "$tmp/wd" || die "cannot enter $tmp/wd"
+
+"$cordon" compile trial --format=nul >"$tmp/args" || die "cordon compile trial failed"
+# Warm up: the first run probes and fills the cache; the second must be
+# answered from it.
+"$cordon" run -p trial -- true || die "cordon run -p trial -- true failed"
+"$cordon" run -p trial --report "$tmp/report.json" -- true || die "cordon run failed"
+grep -q '"cached" *: *true' "$tmp/report.json" \
+  || echo "run-vs-bwrap: warning: the probe was not cached after a warm-up run" >&2
+# bwrap gets the allowlisted environment, as from cordon.
+envs=
+for v in PATH HOME LANG TERM; do
+  eval "[ -n \"\${$v+x}\" ]" && envs="$envs $v=\"\$$v\""
+done
+"$bwrap" --args 3 -- true 3<"$tmp/args" || die "bwrap with trial's options failed"
+
+q_cordon="'$cordon'"
+q_bwrap="'$bwrap'"
+q_args="'$tmp/args'"
+hyperfine --style basic --warmup 3 --runs "$runs" --export-json "$tmp/h.json" \
+  -n "cordon run -p trial -- true" "$q_cordon run -p trial -- true" \
+  -n "bwrap (trial's options) -- true" "env -i$envs $q_bwrap --args 3 -- true 3<$q_args" \
+  || die "hyperfine failed"
+
+medians=$(sed -n 's/.*"median": *\([0-9.eE+-]*\).*/\1/p' "$tmp/h.json")
+set -- $medians
+[ $# = 2 ] || die "could not read two medians from hyperfine's JSON"
+awk -v c="$1" -v b="$2" 'BEGIN {
+  printf "median cordon run: %.2f ms\n", c * 1000
+  printf "median bwrap:      %.2f ms\n", b * 1000
+  printf "ratio cordon/bwrap: %.2f\n", c / b
+}'
