@@ -28,6 +28,7 @@ typedef struct
   GPtrArray *mounts;    /* CordonOp* of the depth-sorted middle stage, owned */
   GPtrArray *masks;     /* CordonOp*, owned */
   GHashTable *allowed_sockets;  /* expanded paths and @names not to mask */
+  GHashTable *masked_vars;      /* variable -> what it locates: dropped */
 } Compiler;
 
 static const CordonItem *
@@ -377,58 +378,16 @@ covering_mount (const Compiler *c,
   return best;
 }
 
-/* Resolves a symlinked secret to its target: the mount of a mask on the
- * link would follow it anyway, and the target is what must be hidden. */
-static const char *
-resolve_link (const Compiler *c,
-              const char *path,
-              char **out_target,
-              CordonPathKind *kind)
-{
-  for (guint hops = 0; *kind == CORDON_PATH_SYMLINK && hops < 8; hops++)
-    {
-      const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
-      g_autofree char *dir = g_path_get_dirname (path);
-      const CordonPathInfo *next;
-
-      if (info == NULL || info->link_target == NULL)
-        break;
-      g_free (*out_target);
-      *out_target = g_canonicalize_filename (info->link_target, dir);
-      path = *out_target;
-      next = cordon_host_facts_lookup (c->facts, path);
-      *kind = next != NULL ? next->kind : CORDON_PATH_ABSENT;
-    }
-  return path;
-}
-
+/* One mask op at `path`, unless the sandbox cannot see it anyway. */
 static void
-add_mask_path (Compiler *c,
-               const CordonItem *it,
-               const char *path,
-               const char *what)
+mask_one (Compiler *c,
+          const CordonItem *it,
+          const char *path,
+          CordonPathKind kind,
+          const char *why)
 {
-  g_autofree char *target = NULL;
-  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
-  CordonPathKind kind = info != NULL ? info->kind : CORDON_PATH_ABSENT;
-  const CordonOp *cover;
-  g_autofree char *why = NULL;
-  const char *link;
+  const CordonOp *cover = covering_mount (c, path);
 
-  if (it->key == CORDON_KEY_SOCKETS_MASK && g_hash_table_contains (c->allowed_sockets, path))
-    {
-      cordon_plan_add_skip (c->plan, it, path, "allowed by [sockets] allow=");
-      return;
-    }
-  link = path;
-  path = resolve_link (c, path, &target, &kind);
-  if (kind == CORDON_PATH_ABSENT || kind == CORDON_PATH_SYMLINK)
-    {
-      /* Never create a placeholder on the host: nothing there, nothing to hide. */
-      cordon_plan_add_skip (c->plan, it, path, "absent on this host: nothing to mask");
-      return;
-    }
-  cover = covering_mount (c, path);
   if (cover == NULL || cover->kind == CORDON_OP_TMPFS || cover->kind == CORDON_OP_MASK_DIR)
     {
       g_autofree char *reason = cover == NULL
@@ -439,13 +398,68 @@ add_mask_path (Compiler *c,
       cordon_plan_add_skip (c->plan, it, path, reason);
       return;
     }
-  if (target != NULL)
-    why = g_strdup_printf ("mask %s (%s), the target of the symlink %s", what,
-                           cordon_path_kind_name (kind), link);
+  g_ptr_array_add (c->masks, cordon_op_new (kind == CORDON_PATH_DIR ? CORDON_OP_MASK_DIR : CORDON_OP_MASK_FILE,
+                                            kind == CORDON_PATH_DIR ? NULL : "/dev/null", path, it, why));
+}
+
+static gboolean
+is_allowed_socket (const Compiler *c,
+                   const CordonItem *it,
+                   const char *path,
+                   const char *real)
+{
+  return (it->key == CORDON_KEY_SOCKETS_MASK || it->key == CORDON_KEY_SOCKETS_MASK_LISTENING)
+         && (g_hash_table_contains (c->allowed_sockets, path)
+             || g_hash_table_contains (c->allowed_sockets, real));
+}
+
+/* Masks what is at `path` at its canonical place (symlinks resolved: a
+ * mask mounted through a symlinked parent would land elsewhere) and, for
+ * a socket, at every other place the host shows it (invariant 7). A
+ * socket the caller cannot connect to needs no mask: the sandbox, with
+ * less authority than the caller, cannot either. */
+static void
+add_mask_path (Compiler *c,
+               const CordonItem *it,
+               const char *path,
+               const char *what)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+  const char *real = info != NULL && info->canonical != NULL ? info->canonical : path;
+  const CordonPathInfo *rinfo = cordon_host_facts_lookup (c->facts, real);
+  CordonPathKind kind = rinfo != NULL ? rinfo->kind : CORDON_PATH_ABSENT;
+  g_autofree char *why = NULL;
+
+  if (is_allowed_socket (c, it, path, real))
+    {
+      cordon_plan_add_skip (c->plan, it, path, "allowed by [sockets] allow=");
+      return;
+    }
+  if (kind == CORDON_PATH_ABSENT || kind == CORDON_PATH_SYMLINK)
+    {
+      /* Never create a placeholder on the host: nothing there, nothing to hide. */
+      cordon_plan_add_skip (c->plan, it, real, "absent on this host: nothing to mask");
+      return;
+    }
+  if (kind == CORDON_PATH_SOCKET && !rinfo->connectable)
+    {
+      cordon_plan_add_skip (c->plan, it, real,
+                            "the caller cannot connect to it (no write permission): no mask needed");
+      return;
+    }
+  if (real != path)
+    why = g_strdup_printf ("mask %s (%s), reached through the symlinked path %s", what,
+                           cordon_path_kind_name (kind), path);
   else
     why = g_strdup_printf ("mask %s (%s)", what, cordon_path_kind_name (kind));
-  g_ptr_array_add (c->masks, cordon_op_new (kind == CORDON_PATH_DIR ? CORDON_OP_MASK_DIR : CORDON_OP_MASK_FILE,
-                                     kind == CORDON_PATH_DIR ? NULL : "/dev/null", path, it, why));
+  mask_one (c, it, real, kind, why);
+  for (guint i = 0; kind == CORDON_PATH_SOCKET && rinfo->aliases != NULL && i < rinfo->aliases->len; i++)
+    {
+      const char *alias = g_ptr_array_index (rinfo->aliases, i);
+      g_autofree char *alias_why = g_strdup_printf ("mask %s (socket), also at %s", what, real);
+
+      mask_one (c, it, alias, kind, alias_why);
+    }
 }
 
 static gboolean
@@ -502,6 +516,10 @@ add_env_socket_mask (Compiler *c,
 
   if (path == NULL || cordon_path_has_dotdot (path))
     return;
+  /* The variable tells the sandbox where the authority lives: it goes
+   * with the socket, even if the environment allowlist passes it. */
+  if (!g_hash_table_contains (c->allowed_sockets, path))
+    g_hash_table_insert (c->masked_vars, g_strdup (var), g_strdup (what));
   why = g_strdup_printf ("%s, located by $%s", what, var);
   add_mask_path (c, it, path, why);
 }
@@ -590,11 +608,10 @@ add_masks (Compiler *c,
   GPtrArray *sockets = cordon_policy_get_list (c->policy, CORDON_KEY_SOCKETS_MASK);
   const CordonItem *listening = scalar_item (c, CORDON_KEY_SOCKETS_MASK_LISTENING);
 
-  if (listening != NULL && listening->num)
+  if (listening != NULL && listening->num && c->facts->unix_paths == NULL)
     {
-      /* Fail closed rather than promise a mask this build cannot make. */
-      cordon_error_set_at (error, &listening->loc, CORDON_ERROR_POLICY,
-                           "mask-listening=true is not supported by this version of cordon");
+      cordon_error_set_at (error, &listening->loc, CORDON_ERROR_HOST,
+                           "no host facts for the listening sockets");
       return FALSE;
     }
   collect_allowed_sockets (c);
@@ -619,6 +636,8 @@ add_masks (Compiler *c,
       for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
         add_env_socket_mask (c, it, entry->env[j], what);
     }
+  for (guint i = 0; listening != NULL && listening->num && i < c->facts->unix_paths->len; i++)
+    add_mask_path (c, listening, g_ptr_array_index (c->facts->unix_paths, i), "listening socket");
   flush_masks (c);
   return TRUE;
 }
@@ -703,6 +722,9 @@ decide_host_env (Compiler *c,
         d->rule = it->loc;
       if (cordon_env_is_never_pass (name))
         d->reason = g_strdup ("dropped: never-pass (runs code of the caller's choosing)");
+      else if (g_hash_table_contains (c->masked_vars, name))
+        d->reason = g_strdup_printf ("dropped: locates a masked %s",
+                                     (const char *) g_hash_table_lookup (c->masked_vars, name));
       else if (it == NULL)
         d->reason = g_strdup ("dropped: not allowed");
       else
@@ -795,6 +817,7 @@ compiler_clear (Compiler *c)
   g_clear_pointer (&c->mounts, g_ptr_array_unref);
   g_clear_pointer (&c->masks, g_ptr_array_unref);
   g_clear_pointer (&c->allowed_sockets, g_hash_table_unref);
+  g_clear_pointer (&c->masked_vars, g_hash_table_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiler, compiler_clear)
@@ -813,6 +836,7 @@ cordon_compile (const CordonPolicy *policy,
   c.mounts = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
   c.masks = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
   c.allowed_sockets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c.masked_vars = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   cordon_host_facts_get_vars (facts, c.uid_buf, &c.vars);
   if (g_str_equal (facts->workdir, "/"))
     {
@@ -830,6 +854,11 @@ cordon_compile (const CordonPolicy *policy,
       || !add_environment (&c, error))
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
+  /* A shared network reaches every abstract socket of the host: no mount
+   * can hide those, so they are at least listed (invariant 8). */
+  for (guint i = 0; !(plan->namespaces & CORDON_NS_NET) && facts->abstract_sockets != NULL
+       && i < facts->abstract_sockets->len; i++)
+    g_ptr_array_add (plan->abstract_sockets, g_strdup (g_ptr_array_index (facts->abstract_sockets, i)));
   if (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION) != NULL
       && cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text[0] != '\0')
     plan->description = g_strdup (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text);

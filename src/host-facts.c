@@ -23,6 +23,9 @@ path_info_free (gpointer p)
   CordonPathInfo *info = p;
 
   g_free (info->link_target);
+  g_free (info->canonical);
+  if (info->aliases != NULL)
+    g_ptr_array_unref (info->aliases);
   g_free (info);
 }
 
@@ -109,6 +112,10 @@ cordon_host_facts_free (CordonHostFacts *facts)
     g_hash_table_unref (facts->paths);
   if (facts->globs != NULL)
     g_hash_table_unref (facts->globs);
+  if (facts->unix_paths != NULL)
+    g_ptr_array_unref (facts->unix_paths);
+  if (facts->abstract_sockets != NULL)
+    g_ptr_array_unref (facts->abstract_sockets);
   g_free (facts);
 }
 
@@ -264,21 +271,302 @@ cordon_host_facts_glob (CordonHostFacts *facts,
   g_hash_table_insert (facts->globs, g_strdup (pattern), matches);
 }
 
+/* The path with every symlink resolved, under sysroot, as realpath(3)
+ * would give it on the host (but a missing tail is kept as written). A
+ * mask must be mounted at the real place: bwrap would otherwise follow a
+ * symlinked parent such as /var/run when it creates the mount point. */
+static char *
+resolve_path (const CordonHostFacts *facts,
+              const char *path)
+{
+  g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) done = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  guint links = 0;
+
+  for (gint i = (gint) g_strv_length (parts) - 1; i >= 0; i--)
+    if (parts[i][0] != '\0' && !g_str_equal (parts[i], "."))
+      g_ptr_array_add (todo, g_strdup (parts[i]));
+  while (todo->len > 0)
+    {
+      g_autofree char *part = g_ptr_array_steal_index (todo, todo->len - 1);
+      g_autofree char *sofar = NULL, *real = NULL, *target = NULL;
+      struct stat st;
+
+      if (g_str_equal (part, ".."))
+        {
+          if (done->len > 0)
+            g_ptr_array_remove_index (done, done->len - 1);
+          continue;
+        }
+      g_ptr_array_add (done, g_steal_pointer (&part));
+      g_ptr_array_add (done, NULL);
+      sofar = g_strjoinv ("/", (char **) done->pdata);
+      g_ptr_array_remove_index (done, done->len - 1);
+      real = g_strconcat (facts->sysroot, "/", sofar, NULL);
+      if (lstat (real, &st) != 0 || !S_ISLNK (st.st_mode) || ++links > 40
+          || (target = g_file_read_link (real, NULL)) == NULL)
+        continue;
+      /* Replace the link by its target, then walk the target. */
+      g_ptr_array_remove_index (done, done->len - 1);
+      if (target[0] == '/')
+        g_ptr_array_set_size (done, 0);
+      {
+        g_auto(GStrv) tparts = g_strsplit (target, "/", -1);
+
+        for (gint j = (gint) g_strv_length (tparts) - 1; j >= 0; j--)
+          if (tparts[j][0] != '\0' && !g_str_equal (tparts[j], "."))
+            g_ptr_array_add (todo, g_strdup (tparts[j]));
+      }
+    }
+  g_ptr_array_add (done, NULL);
+  {
+    g_autofree char *joined = g_strjoinv ("/", (char **) done->pdata);
+
+    return g_strconcat ("/", joined, NULL);
+  }
+}
+
+typedef struct
+{
+  char *dev;
+  char *root;
+  char *point;
+} MountEntry;
+
+static void
+mount_entry_free (gpointer p)
+{
+  MountEntry *m = p;
+
+  g_free (m->dev);
+  g_free (m->root);
+  g_free (m->point);
+  g_free (m);
+}
+
+/* mountinfo escapes space, tab, newline and backslash as \ooo. */
+static char *
+unescape_octal (const char *s)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      if (p[0] == '\\' && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && g_ascii_isdigit (p[3]))
+        {
+          g_string_append_c (out, (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0')));
+          p += 3;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static GPtrArray *
+read_mounts (const CordonHostFacts *facts)
+{
+  g_autofree char *path = g_strconcat (facts->sysroot, "/proc/self/mountinfo", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *mounts = g_ptr_array_new_with_free_func (mount_entry_free);
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return mounts;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 6);
+      MountEntry *m;
+
+      if (g_strv_length (f) < 5)
+        continue;
+      m = g_new0 (MountEntry, 1);
+      m->dev = g_strdup (f[2]);
+      m->root = unescape_octal (f[3]);
+      m->point = unescape_octal (f[4]);
+      g_ptr_array_add (mounts, m);
+    }
+  return mounts;
+}
+
+static gboolean
+same_inode (const CordonHostFacts *facts,
+            const char *a,
+            const char *b)
+{
+  g_autofree char *ra = g_strconcat (facts->sysroot, a, NULL);
+  g_autofree char *rb = g_strconcat (facts->sysroot, b, NULL);
+  struct stat sa, sb;
+
+  return lstat (ra, &sa) == 0 && lstat (rb, &sb) == 0
+         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Where else the host shows the same socket: the file system holding it
+ * may be mounted (bound) at several places, and a mask at one place does
+ * not cover another. Every candidate is confirmed by device and inode. */
+static GPtrArray *
+socket_aliases (const CordonHostFacts *facts,
+                const char *path)
+{
+  g_autoptr(GPtrArray) mounts = read_mounts (facts);
+  GPtrArray *aliases = g_ptr_array_new_with_free_func (g_free);
+  const MountEntry *home = NULL;
+  g_autofree char *inner = NULL;
+
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const MountEntry *m = g_ptr_array_index (mounts, i);
+
+      if (cordon_path_is_ancestor (m->point, path, TRUE)
+          && (home == NULL || strlen (m->point) >= strlen (home->point)))
+        home = m;
+    }
+  if (home == NULL)
+    return aliases;
+  inner = g_build_filename (home->root, path + (g_str_equal (home->point, "/") ? 0 : strlen (home->point)), NULL);
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const MountEntry *m = g_ptr_array_index (mounts, i);
+      g_autofree char *alias = NULL;
+      g_autofree char *joined = NULL;
+
+      if (m == home || !g_str_equal (m->dev, home->dev) || !cordon_path_is_ancestor (m->root, inner, TRUE))
+        continue;
+      joined = g_build_filename (m->point, g_str_equal (m->root, "/")
+                                 ? inner : inner + strlen (m->root), NULL);
+
+      alias = cordon_path_normalize (joined);
+      if (!g_str_equal (alias, path) && same_inode (facts, alias, path)
+          && !g_ptr_array_find_with_equal_func (aliases, alias, g_str_equal, NULL))
+        g_ptr_array_add (aliases, g_steal_pointer (&alias));
+    }
+  g_ptr_array_sort (aliases, cordon_compare_string_ptrs);
+  return aliases;
+}
+
+/* A path a mask may be mounted on: its kind, its canonical path and, for
+ * a socket, whether the caller could connect to it (a socket it cannot
+ * open needs no mask) and where else the host shows it. */
+void
+cordon_host_facts_stat_mask (CordonHostFacts *facts,
+                             const char *path)
+{
+  g_autofree char *canonical = resolve_path (facts, path);
+  CordonPathInfo *info;
+  CordonPathInfo *cinfo;
+
+  cordon_host_facts_stat (facts, path);
+  cordon_host_facts_stat (facts, canonical);
+  info = g_hash_table_lookup (facts->paths, path);
+  cinfo = g_hash_table_lookup (facts->paths, canonical);
+  if (!g_str_equal (canonical, path) && info->canonical == NULL)
+    info->canonical = g_strdup (canonical);
+  if (cinfo->kind != CORDON_PATH_SOCKET || cinfo->aliases != NULL)
+    return;
+  {
+    g_autofree char *real = g_strconcat (facts->sysroot, canonical, NULL);
+
+    cinfo->connectable = access (real, W_OK) == 0;
+  }
+  cinfo->aliases = socket_aliases (facts, canonical);
+  for (guint i = 0; i < cinfo->aliases->len; i++)
+    cordon_host_facts_stat (facts, g_ptr_array_index (cinfo->aliases, i));
+}
+
+/* /proc/net/unix of the caller's network namespace: the pathname sockets
+ * (mask-listening masks those the sandbox can see) and the abstract ones
+ * (reachable whenever the sandbox shares the network; reported). */
+void
+cordon_host_facts_read_unix_sockets (CordonHostFacts *facts)
+{
+  g_autofree char *path = g_strconcat (facts->sysroot, "/proc/net/unix", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (facts->unix_paths != NULL)
+    return;
+  facts->unix_paths = g_ptr_array_new_with_free_func (g_free);
+  facts->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      /* Num RefCount Protocol Flags Type St Inode Path */
+      g_auto(GStrv) f = g_strsplit_set (lines[i], " ", -1);
+      guint n = 0;
+      const char *name = NULL;
+
+      for (guint j = 0; f[j] != NULL; j++)
+        if (f[j][0] != '\0' && ++n == 8)
+          name = f[j];
+      if (name == NULL)
+        continue;
+      if (name[0] == '@' && !g_ptr_array_find_with_equal_func (facts->abstract_sockets, name, g_str_equal, NULL))
+        g_ptr_array_add (facts->abstract_sockets, g_strdup (name));
+      else if (name[0] == '/' && !g_ptr_array_find_with_equal_func (facts->unix_paths, name, g_str_equal, NULL))
+        g_ptr_array_add (facts->unix_paths, g_strdup (name));
+    }
+  g_ptr_array_sort (facts->unix_paths, cordon_compare_string_ptrs);
+  g_ptr_array_sort (facts->abstract_sockets, cordon_compare_string_ptrs);
+  for (guint i = 0; i < facts->unix_paths->len; i++)
+    cordon_host_facts_stat_mask (facts, g_ptr_array_index (facts->unix_paths, i));
+}
+
 static void
 scan_value (CordonHostFacts *facts,
             const CordonVars *vars,
-            const char *text)
+            const char *text,
+            gboolean mask)
 {
   g_autofree char *expanded = cordon_vars_expand (text, vars, NULL);
   g_autofree char *path = NULL;
+  GPtrArray *matches;
 
   if (expanded == NULL)
     return;   /* compile reports the unset variable */
   path = cordon_path_normalize (expanded);
-  if (cordon_path_has_glob (path))
-    cordon_host_facts_glob (facts, path);
-  else
-    cordon_host_facts_stat (facts, path);
+  if (!cordon_path_has_glob (path))
+    {
+      if (mask)
+        cordon_host_facts_stat_mask (facts, path);
+      else
+        cordon_host_facts_stat (facts, path);
+      return;
+    }
+  cordon_host_facts_glob (facts, path);
+  matches = g_hash_table_lookup (facts->globs, path);
+  for (guint i = 0; mask && i < matches->len; i++)
+    cordon_host_facts_stat_mask (facts, g_ptr_array_index (matches, i));
+}
+
+static gboolean
+is_mask_key (CordonKey key)
+{
+  return key == CORDON_KEY_SECRETS_MASK || key == CORDON_KEY_SOCKETS_MASK
+         || key == CORDON_KEY_SOCKETS_ALLOW;
+}
+
+static void
+scan_socket_entry (CordonHostFacts *facts,
+                   const CordonVars *vars,
+                   const CordonSocketEntry *entry)
+{
+  for (guint j = 0; entry->paths[j] != NULL; j++)
+    scan_value (facts, vars, entry->paths[j], TRUE);
+  for (guint j = 0; entry->env[j] != NULL; j++)
+    {
+      g_autofree char *p = cordon_socket_path_from_env (entry->env[j],
+                                                        cordon_host_facts_getenv (facts, entry->env[j]),
+                                                        facts->xdg_runtime_dir);
+      g_autofree char *norm = p != NULL ? cordon_path_normalize (p) : NULL;
+
+      if (norm != NULL && !cordon_path_has_dotdot (norm))
+        cordon_host_facts_stat_mask (facts, norm);
+    }
 }
 
 static const CordonKey path_keys[] = {
@@ -298,6 +586,7 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
 {
   char uid_buf[16];
   CordonVars vars;
+  const CordonItem *listening;
 
   cordon_host_facts_get_vars (facts, uid_buf, &vars);
   for (guint i = 0; minimal_entries[i] != NULL; i++)
@@ -314,21 +603,14 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
             ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
 
           if (it->text[0] != '@')
-            scan_value (facts, &vars, it->text);
-          for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
-            scan_value (facts, &vars, entry->paths[j]);
-          for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
-            {
-              g_autofree char *p = cordon_socket_path_from_env (entry->env[j],
-                                                                cordon_host_facts_getenv (facts, entry->env[j]),
-                                                                facts->xdg_runtime_dir);
-              g_autofree char *norm = p != NULL ? cordon_path_normalize (p) : NULL;
-
-              if (norm != NULL && !cordon_path_has_dotdot (norm))
-                cordon_host_facts_stat (facts, norm);
-            }
+            scan_value (facts, &vars, it->text, is_mask_key (path_keys[k]));
+          if (entry != NULL)
+            scan_socket_entry (facts, &vars, entry);
         }
     }
+  listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
+  if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
+    cordon_host_facts_read_unix_sockets (facts);
 }
 
 const CordonPathInfo *

@@ -32,6 +32,9 @@ typedef struct
 {
   CordonPathKind kind;
   char *link_target;   /* SYMLINK only */
+  char *canonical;     /* mask candidates: every symlink resolved, when that differs */
+  gboolean connectable;/* SOCKET: the caller may connect (write permission) */
+  GPtrArray *aliases;  /* SOCKET: the same socket at other host paths (bind mounts) */
 } CordonPathInfo;
 
 typedef struct
@@ -47,6 +50,8 @@ typedef struct
   char *bwrap_path;
   GHashTable *paths;        /* host path -> CordonPathInfo */
   GHashTable *globs;        /* pattern -> GPtrArray of matching paths, sorted */
+  GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
+  GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
 } CordonHostFacts;
 
 CordonHostFacts *cordon_host_facts_new (const char *sysroot,
@@ -59,6 +64,9 @@ void cordon_host_facts_get_vars (const CordonHostFacts *facts,
                                  CordonVars *out_vars);
 void cordon_host_facts_stat (CordonHostFacts *facts,
                              const char *path);
+void cordon_host_facts_stat_mask (CordonHostFacts *facts,
+                                  const char *path);
+void cordon_host_facts_read_unix_sockets (CordonHostFacts *facts);
 void cordon_host_facts_glob (CordonHostFacts *facts,
                              const char *pattern);
 void cordon_host_facts_scan_policy (CordonHostFacts *facts,

@@ -45,6 +45,7 @@ cordon_plan_new (const char *policy_name)
   plan->skipped = g_ptr_array_new_with_free_func (skip_free);
   plan->env_decisions = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_env_decision_free);
   plan->envp = g_ptr_array_new_with_free_func (g_free);
+  plan->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
   return plan;
 }
 
@@ -59,6 +60,7 @@ cordon_plan_free (CordonPlan *plan)
   g_ptr_array_unref (plan->skipped);
   g_ptr_array_unref (plan->env_decisions);
   g_ptr_array_unref (plan->envp);
+  g_ptr_array_unref (plan->abstract_sockets);
   g_free (plan->workdir);
   g_free (plan);
 }

@@ -65,6 +65,7 @@ typedef struct
   GPtrArray *skipped;         /* CordonSkip */
   GPtrArray *env_decisions;   /* CordonEnvDecision, sorted by name */
   GPtrArray *envp;            /* "NAME=VALUE" passed to bwrap, sorted */
+  GPtrArray *abstract_sockets;/* names reachable through a shared network, sorted */
   char *workdir;
   guint namespaces;
   CordonProcMode proc_mode;

@@ -295,24 +295,10 @@ check_authority (const CordonPolicy *policy,
           "die-with-parent=false: the sandbox may outlive cordon");
 }
 
-/* Fail closed: a key this version cannot honour is an error at check
- * time, not a surprise at compile time. */
-static void
-check_unsupported (const CordonPolicy *policy,
-                   CordonDiagnostics *diags)
-{
-  const CordonItem *listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
-
-  if (listening != NULL && listening->num)
-    diag (diags, CORDON_SEVERITY_ERROR, listening,
-          "mask-listening=true is not supported by this version of cordon");
-}
-
 void
 cordon_policy_check (const CordonPolicy *policy,
                      CordonDiagnostics *diags)
 {
-  check_unsupported (policy, diags);
   check_env_allow (policy, diags);
   check_env_set (policy, diags);
   check_filesystem (policy, diags);

@@ -295,6 +295,7 @@ cordon_report_to_json (const CordonReport *report)
   add_string_array (b, "degradations", report->degradations);
   add_environment (b, report->plan);
   add_skipped (b, report->plan);
+  add_string_array (b, "abstract_sockets", report->plan != NULL ? report->plan->abstract_sockets : NULL);
   add_run (b, report);
   add_failure (b, report);
   add_durations (b, report);

@@ -1,91 +1,95 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* sockets: the built-in socket catalog. A read-only bind does not stop
- * connect(), so each of these is masked, not merely made read-only. */
+/* sockets: the socket catalog (data/sockets.catalog) and the variables
+ * that locate a socket. A read-only bind does not stop connect(), so each
+ * of these is masked, not merely made read-only. */
 #include "config.h"
 
 #include <string.h>
 
+#include "cordon-resources.h"
 #include "sockets.h"
 
-#define PATHS(...) (const char * const[]) { __VA_ARGS__, NULL }
-#define ENV(...) (const char * const[]) { __VA_ARGS__, NULL }
+#define CATALOG_RESOURCE "/org/cordon/data/sockets.catalog"
 
-static const CordonSocketEntry catalog[] = {
-  { "avahi", PATHS ("/run/avahi-daemon/socket"),
-    NULL,
-    "publishes and browses services on the local network" },
-  { "containerd", PATHS ("/run/containerd/containerd.sock"),
-    NULL,
-    "starts containers: root on the host" },
-  { "cups", PATHS ("/run/cups/cups.sock"),
-    NULL,
-    "prints, and administers printers" },
-  { "dbus", PATHS ("${XDG_RUNTIME_DIR}/bus", "/run/dbus/system_bus_socket"),
-    ENV ("DBUS_SESSION_BUS_ADDRESS", "DBUS_SYSTEM_BUS_ADDRESS"),
-    "the session and system buses: every desktop and system service" },
-  { "dbus-session", PATHS ("${XDG_RUNTIME_DIR}/bus"),
-    ENV ("DBUS_SESSION_BUS_ADDRESS"),
-    "the session bus: every desktop service of the user" },
-  { "dbus-system", PATHS ("/run/dbus/system_bus_socket"),
-    ENV ("DBUS_SYSTEM_BUS_ADDRESS"),
-    "the system bus: logind, NetworkManager, polkit, systemd" },
-  { "docker", PATHS ("/run/docker.sock", "${XDG_RUNTIME_DIR}/docker.sock"),
-    ENV ("DOCKER_HOST"),
-    "the Docker API: root on the host" },
-  { "gpg-agent", PATHS ("${XDG_RUNTIME_DIR}/gnupg/S.*", "${HOME}/.gnupg/S.*"),
-    ENV ("GPG_AGENT_INFO"),
-    "signs and decrypts with the user's keys" },
-  { "libvirt", PATHS ("/run/libvirt/libvirt-sock", "${XDG_RUNTIME_DIR}/libvirt/libvirt-sock"),
-    NULL,
-    "manages virtual machines" },
-  { "pipewire", PATHS ("${XDG_RUNTIME_DIR}/pipewire-*"),
-    NULL,
-    "microphone, camera and screen capture" },
-  { "podman", PATHS ("/run/podman/podman.sock", "${XDG_RUNTIME_DIR}/podman/podman.sock"),
-    ENV ("CONTAINER_HOST"),
-    "the Podman API: runs containers as the user or root" },
-  { "pulse", PATHS ("${XDG_RUNTIME_DIR}/pulse/native"),
-    ENV ("PULSE_SERVER"),
-    "sound and microphone" },
-  { "snapd", PATHS ("/run/snapd.socket", "/run/snapd-snap.socket"),
-    NULL,
-    "installs software as root" },
-  { "ssh-agent", PATHS ("${XDG_RUNTIME_DIR}/keyring/ssh", "${XDG_RUNTIME_DIR}/gcr/ssh",
-                        "${XDG_RUNTIME_DIR}/openssh_agent", "/tmp/ssh-*/agent.*"),
-    ENV ("SSH_AUTH_SOCK"),
-    "signs in as the user to every host that trusts their keys" },
-  { "systemd", PATHS ("/run/systemd/private", "/run/systemd/notify",
-                      "/run/systemd/journal/stdout", "${XDG_RUNTIME_DIR}/systemd/private"),
-    NULL,
-    "the service manager: starts units, as root for the system instance" },
-  { "wayland", PATHS ("${XDG_RUNTIME_DIR}/wayland-*"),
-    ENV ("WAYLAND_DISPLAY"),
-    "the display: reads the screen and types into other windows" },
-  { "x11", PATHS ("/tmp/.X11-unix/X*"),
-    ENV ("DISPLAY"),
-    "the X display: keylogging and input injection into every window" },
-};
+static GPtrArray *catalog;   /* CordonSocketEntry*, sorted by name; never freed */
+
+static char **
+catalog_list (GKeyFile *kf,
+              const char *group,
+              const char *key)
+{
+  char **list = g_key_file_get_string_list (kf, group, key, NULL, NULL);
+
+  return list != NULL ? list : g_new0 (char *, 1);
+}
+
+/* The catalog is data (data/sockets.catalog), embedded in the binary and
+ * parsed once. Its text is part of cordon, not of the host, so reading it
+ * keeps parse and compile pure. A broken embedded catalog is a build
+ * error, caught by the unit tests. */
+static GPtrArray *
+load_catalog (void)
+{
+  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), CATALOG_RESOURCE,
+                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_auto(GStrv) groups = NULL;
+  GPtrArray *entries = g_ptr_array_new ();
+
+  if (bytes == NULL
+      || !g_key_file_load_from_bytes (kf, bytes, G_KEY_FILE_NONE, NULL))
+    return entries;
+  groups = g_key_file_get_groups (kf, NULL);
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      CordonSocketEntry *e = g_new0 (CordonSocketEntry, 1);
+
+      e->name = g_strdup (groups[i]);
+      e->paths = (const char * const *) catalog_list (kf, groups[i], "paths");
+      e->env = (const char * const *) catalog_list (kf, groups[i], "env");
+      e->authority = g_key_file_get_string (kf, groups[i], "authority", NULL);
+      g_ptr_array_add (entries, e);
+    }
+  return entries;
+}
+
+static GPtrArray *
+get_catalog (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      catalog = load_catalog ();
+      g_once_init_leave (&once, 1);
+    }
+  return catalog;
+}
 
 const CordonSocketEntry *
 cordon_socket_catalog_lookup (const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (catalog); i++)
-    if (g_str_equal (catalog[i].name, name))
-      return &catalog[i];
+  GPtrArray *entries = get_catalog ();
+
+  for (guint i = 0; i < entries->len; i++)
+    if (g_str_equal (((CordonSocketEntry *) g_ptr_array_index (entries, i))->name, name))
+      return g_ptr_array_index (entries, i);
   return NULL;
 }
 
 const CordonSocketEntry *
 cordon_socket_catalog_get (guint i)
 {
-  g_return_val_if_fail (i < G_N_ELEMENTS (catalog), NULL);
-  return &catalog[i];
+  GPtrArray *entries = get_catalog ();
+
+  g_return_val_if_fail (i < entries->len, NULL);
+  return g_ptr_array_index (entries, i);
 }
 
 guint
 cordon_socket_catalog_len (void)
 {
-  return G_N_ELEMENTS (catalog);
+  return get_catalog ()->len;
 }
 
 static char *

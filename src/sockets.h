@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sockets: the catalog of well-known host sockets a policy names as
- * @name, each with the path globs where it lives and the authority it
- * carries. Pure data and lookups; resolving globs is host-facts' job. */
+ * @name (data/sockets.catalog, embedded), each with the path globs where
+ * it lives, the variables that locate it and the authority it carries.
+ * Pure data and lookups; resolving globs is host-facts' job. */
 #pragma once
 
 #include <glib.h>
@@ -10,10 +11,10 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  const char *name;
+  char *name;
   const char * const *paths;  /* absolute globs, ${VARS} allowed */
-  const char * const *env;    /* variables that locate it, or NULL */
-  const char *authority;      /* one line: what reaching it grants */
+  const char * const *env;    /* variables that locate it (may be empty) */
+  char *authority;            /* one line: what reaching it grants */
 } CordonSocketEntry;
 
 const CordonSocketEntry *cordon_socket_catalog_lookup (const char *name);

@@ -685,16 +685,134 @@ test_compile_skips_a_mask_whose_variable_is_unset_with_the_reason (void **state)
   assert_int_equal (first_index_where (plan, op_is_mask), -1);
 }
 
+/* A /proc/net/unix of the fixture host, as the kernel prints it. */
 static void
-test_compile_refuses_mask_listening_rather_than_ignore_it (void **state)
+write_proc_net_unix (FixtureHost *host,
+                     const char *const *paths)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (*state, "[sockets]\nmask-listening=true\n", &error);
+  g_autoptr(GString) text = g_string_new ("Num       RefCount Protocol Flags    Type St Inode Path\n");
+  g_autofree char *dir = g_build_filename (host->root, "proc", "net", NULL);
+  g_autofree char *file = g_build_filename (dir, "unix", NULL);
 
-  assert_null (plan);
-  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
-  assert_true (g_str_has_prefix (error->message, "test.policy:2:"));
-  assert_non_null (strstr (error->message, "mask-listening"));
+  for (guint i = 0; paths[i] != NULL; i++)
+    g_string_append_printf (text, "0000000000000000: 00000002 00000000 00010000 0001 01 %u %s\n",
+                            1000 + i, paths[i]);
+  assert_int_equal (g_mkdir_with_parents (dir, 0755), 0);
+  assert_true (g_file_set_contents (file, text->str, -1, NULL));
+}
+
+static void
+test_compile_masks_listening_sockets_the_sandbox_can_see (void **state)
+{
+  const char *listening[] = { "/home/alice/work/app.sock", "/run/docker.sock", "@abstract-one", NULL };
+  g_autoptr(CordonPlan) plan = NULL;
+  const CordonSkip *hidden;
+
+  fixture_host_add_socket (*state, "/home/alice/work/app.sock");
+  write_proc_net_unix (*state, listening);
+  plan = compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\ntmpfs=/run\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/app.sock") >= 0);
+  hidden = find_skip (plan, "/run/docker.sock");
+  assert_non_null (hidden);
+  assert_non_null (strstr (hidden->reason, "hidden by the tmpfs at /run"));
+}
+
+static void
+test_compile_lists_abstract_sockets_only_when_the_network_is_shared (void **state)
+{
+  const char *sockets[] = { "@/tmp/.X11-unix/X0", "@dbus-abc", NULL };
+  g_autoptr(CordonPlan) shared = NULL;
+  g_autoptr(CordonPlan) unshared = NULL;
+
+  write_proc_net_unix (*state, sockets);
+  shared = compile_ok (*state, "[namespaces]\nunshare=user;pid\n");
+  assert_int_equal (shared->abstract_sockets->len, 2);
+  assert_string_equal (g_ptr_array_index (shared->abstract_sockets, 0), "@/tmp/.X11-unix/X0");
+  unshared = compile_ok (*state, "[namespaces]\nunshare=user;pid;net\n");
+  assert_int_equal (unshared->abstract_sockets->len, 0);
+}
+
+static void
+test_compile_leaves_a_socket_the_caller_cannot_connect_to (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+  CordonPathInfo *info;
+  const CordonSkip *skip;
+
+  fixture_host_add_socket (host, "/home/alice/work/root-only.sock");
+  policy = fixture_load_text ("[sockets]\nmask=${WORKDIR}/root-only.sock\n", diags, NULL);
+  assert_non_null (policy);
+  cordon_host_facts_scan_policy (host->facts, policy);
+  /* What access (W_OK) says of a root-owned 0600 socket to an ordinary
+   * caller; the unit tests may run as root, so it is set here. */
+  info = (CordonPathInfo *) cordon_host_facts_lookup (host->facts, "/home/alice/work/root-only.sock");
+  assert_non_null (info);
+  info->connectable = FALSE;
+  plan = cordon_compile (policy, host->facts, NULL);
+  assert_non_null (plan);
+  assert_int_equal (count_ops_at (plan, "/home/alice/work/root-only.sock"), 0);
+  skip = find_skip (plan, "/home/alice/work/root-only.sock");
+  assert_non_null (skip);
+  assert_non_null (strstr (skip->reason, "cannot connect"));
+}
+
+static void
+test_compile_masks_a_socket_at_its_bind_mount_alias_too (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *mountinfo_dir = g_build_filename (host->root, "proc", "self", NULL);
+  g_autofree char *mountinfo = g_build_filename (mountinfo_dir, "mountinfo", NULL);
+  g_autofree char *orig = g_build_filename (host->root, "run", "docker.sock", NULL);
+  g_autofree char *alias_dir = g_build_filename (host->root, "srv", "run-alias", NULL);
+  g_autofree char *alias = g_build_filename (alias_dir, "docker.sock", NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  /* /run shown again at /srv/run-alias, as a bind mount would: the same
+   * inode at a second path (a hard link stands in for the mount). */
+  assert_int_equal (g_mkdir_with_parents (alias_dir, 0755), 0);
+  assert_int_equal (link (orig, alias), 0);
+  assert_int_equal (g_mkdir_with_parents (mountinfo_dir, 0755), 0);
+  assert_true (g_file_set_contents (mountinfo,
+                                    "21 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                                    "22 21 0:25 / /run rw - tmpfs tmpfs rw\n"
+                                    "23 21 0:25 / /srv/run-alias rw - tmpfs tmpfs rw\n", -1, NULL));
+  plan = compile_ok (host, "[sockets]\nmask=@docker\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/run/docker.sock") >= 0);
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/srv/run-alias/docker.sock") >= 0);
+}
+
+static void
+test_compile_drops_the_variable_that_located_a_masked_socket (void **state)
+{
+  const char *extra[] = { "DOCKER_HOST=unix:///home/alice/work/d.sock", NULL };
+  g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+  const CordonEnvDecision *d;
+
+  fixture_host_add_socket (host, "/home/alice/work/d.sock");
+  plan = compile_ok (host, "[environment]\nallow=DOCKER_HOST\n[sockets]\nmask=@docker\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/d.sock") >= 0);
+  d = find_decision (plan, "DOCKER_HOST");
+  assert_non_null (d);
+  assert_false (d->passed);
+  assert_non_null (strstr (d->reason, "locates a masked socket @docker"));
+  assert_false (envp_has_name (plan, "DOCKER_HOST"));
+}
+
+static void
+test_compile_passes_the_variable_of_an_allowed_socket (void **state)
+{
+  const char *extra[] = { "DOCKER_HOST=unix:///home/alice/work/d.sock", NULL };
+  g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_socket (host, "/home/alice/work/d.sock");
+  plan = compile_ok (host, "[environment]\nallow=DOCKER_HOST\n[sockets]\nmask=@docker\nallow=@docker\n");
+  assert_int_equal (count_ops_at (plan, "/home/alice/work/d.sock"), 0);
+  assert_true (envp_has_name (plan, "DOCKER_HOST"));
 }
 
 static void
@@ -1067,7 +1185,12 @@ main (void)
     T (test_compile_keeps_no_description_when_it_is_empty),
     T (test_compile_skips_a_mask_under_a_masked_directory),
     T (test_compile_skips_a_mask_whose_variable_is_unset_with_the_reason),
-    T (test_compile_refuses_mask_listening_rather_than_ignore_it),
+    T (test_compile_masks_listening_sockets_the_sandbox_can_see),
+    T (test_compile_lists_abstract_sockets_only_when_the_network_is_shared),
+    T (test_compile_leaves_a_socket_the_caller_cannot_connect_to),
+    T (test_compile_masks_a_socket_at_its_bind_mount_alias_too),
+    T (test_compile_drops_the_variable_that_located_a_masked_socket),
+    T (test_compile_passes_the_variable_of_an_allowed_socket),
     T (test_compile_accepts_mask_listening_false),
     T (test_compile_drops_a_never_pass_variable_even_when_star_allows_it),
     T (test_compile_passes_an_allowed_variable_with_the_callers_value),

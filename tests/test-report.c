@@ -232,7 +232,7 @@ test_report_lists_every_member_in_schema_order (void **state)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
                        "cordon_version,policy,overrides,probe,proc,degradations,"
-                       "environment,skipped,child_pid,exit_status,signal,timed_out,"
+                       "environment,skipped,abstract_sockets,child_pid,exit_status,signal,timed_out,"
                        "outcome,exec_errno,failure,durations_ms");
 }
 
