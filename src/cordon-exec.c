@@ -5,9 +5,10 @@
  * bwrap reports no difference between a command that exits 1 and a
  * sandbox that could not be set up, nor between "not found" and "not
  * executable": both end bwrap with status 1. This helper makes the
- * difference visible. It writes "R" on STATUS_FD once it runs (so the
- * sandbox is set up), marks the fd close-on-exec (the command never holds
- * it), and execs the command in its own pid. If exec fails it writes
+ * difference visible. It joins a fresh session keyring, writes "R" on
+ * STATUS_FD (so the sandbox is set up), marks the fd close-on-exec (the
+ * command never holds it), and execs the command in its own pid. If the
+ * keyring cannot be had it writes "K<errno>" and runs nothing. If exec fails it writes
  * "E<errno>" and exits 127 (not found) or 126 (not executable), as a
  * shell does. Plain libc: it must run under any policy's root. */
 #include "config.h"
@@ -17,7 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/* From <linux/keyctl.h>; the helper needs no libkeyutils. */
+#define KEYCTL_JOIN_SESSION_KEYRING 1
 
 static void
 say (int fd,
@@ -58,6 +63,15 @@ main (int argc,
       || fcntl ((int) fd, F_SETFD, FD_CLOEXEC) != 0)
     {
       fputs ("cordon-exec: bad status fd\n", stderr);
+      return 125;
+    }
+  /* Invariant 4: the sandbox starts in a fresh, empty session keyring,
+   * so the caller's keys (Kerberos tickets, anything in @s) are out of
+   * reach. Fail closed: without it, nothing runs. */
+  if (syscall (SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
+    {
+      snprintf (buf, sizeof buf, "K%d", errno);
+      say ((int) fd, buf);
       return 125;
     }
   say ((int) fd, "R");

@@ -348,11 +348,10 @@ run_finish (Run *run,
   if (run->plan != NULL)
     run->report.proc_mode = cordon_key_info (CORDON_KEY_PROC_MODE)->words[run->plan->proc_mode];
   run->report.probe = run->probe;
+  /* Once the command ran, its status is what cordon exits with: a 125
+   * here would tell a trial runner the command never ran. */
   if (run->report_path != NULL && !cordon_report_write (&run->report, run->report_path, &error))
-    {
-      fprintf (stderr, "cordon: report: %s\n", error->message);
-      return status == 0 ? EXIT_CORDON_FAILED : status;
-    }
+    fprintf (stderr, "cordon: report: %s\n", error->message);
   return status;
 }
 
@@ -495,7 +494,15 @@ run_load_policy (Run *run,
     }
   if (text[0] != '\0')
     {
-      cordon_policy_add_source (run->policy, "<command line>", text);
+      /* Hashed as the report lists them, by name: a --setenv value must
+       * not be guessable from the policy's hash. */
+      g_ptr_array_add (run->report.overrides, NULL);
+      {
+        g_autofree char *named = g_strjoinv ("\n", (char **) run->report.overrides->pdata);
+
+        g_ptr_array_remove_index (run->report.overrides, run->report.overrides->len - 1);
+        cordon_policy_add_source (run->policy, "<command line>", named);
+      }
       cordon_policy_parse_text (run->policy, "<command line>", text, diags);
     }
   cordon_policy_check (run->policy, diags);
@@ -529,6 +536,14 @@ run_compile (Run *run)
   return TRUE;
 }
 
+static void
+degrade (Run *run,
+         const char *what)
+{
+  fprintf (stderr, "cordon: degraded: %s\n", what);
+  g_ptr_array_add (run->report.degradations, g_strdup (what));
+}
+
 /* Recompiles with [proc] mode set to the fallback: the degradation is a
  * rule of the policy (fallback=), applied where its condition holds, and
  * named on stderr and in the report (invariant 8). */
@@ -541,8 +556,7 @@ run_fall_back (Run *run,
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
 
   cordon_policy_parse_text (run->policy, "<proc fallback>", text, diags);
-  fprintf (stderr, "cordon: degraded: %s\n", degradation);
-  g_ptr_array_add (run->report.degradations, g_strdup (degradation));
+  degrade (run, degradation);
   return run_compile (run);
 }
 
@@ -593,7 +607,8 @@ seconds_to_ms (const char *text,
       *ok = FALSE;
       return 0;
     }
-  return (guint64) (s * 1000.0 + 0.5);
+  /* A timeout shorter than a millisecond is still a timeout, not "none". */
+  return s > 0 && s * 1000.0 < 1.0 ? 1 : (guint64) (s * 1000.0 + 0.5);
 }
 
 static void
@@ -644,10 +659,46 @@ run_launch (Run *run,
   if (!cordon_supervise (&launch, &sup, &result, &error))
     return run_fail (run, "launch", error->message);
   run->report.result = &result;
+  if (result.outcome == CORDON_OUTCOME_LAUNCH_FAILED && result.keyring_errno != 0)
+    {
+      g_autofree char *msg = g_strdup_printf ("the sandbox could not join a fresh session keyring: %s",
+                                              g_strerror (result.keyring_errno));
+
+      return run_fail (run, "launch", msg);
+    }
   if (result.outcome == CORDON_OUTCOME_LAUNCH_FAILED)
     return run_fail (run, "launch", "bwrap failed before the command started (its message is above)");
   report_outcome (&result, o->command[0], timeout_ms);
   return run_finish (run, result.exit_status);
+}
+
+/* Invariant 8: what weakens the sandbox is named on stderr and in the
+ * report, however it was asked for (the policy or an override). */
+static void
+run_name_degradations (Run *run)
+{
+  gboolean dwp = FALSE;
+
+  for (guint i = 0; i < run->plan->ops->len; i++)
+    dwp = dwp || ((CordonOp *) g_ptr_array_index (run->plan->ops, i))->kind == CORDON_OP_DIE_WITH_PARENT;
+  if (!(run->plan->namespaces & CORDON_NS_NET))
+    degrade (run, "shared network");
+  if (!(run->plan->namespaces & CORDON_NS_PID))
+    degrade (run, "shared pid namespace");
+  if (!dwp)
+    degrade (run, "the sandbox may outlive cordon (die-with-parent=false)");
+  if (g_getenv ("CORDON_EXEC_HELPER") != NULL)
+    degrade (run, "exec helper taken from CORDON_EXEC_HELPER");
+}
+
+/* Checked before anything runs, so that a report that cannot be written
+ * is a usage error, not a surprise after the command ran. */
+static gboolean
+report_dir_is_writable (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  return g_file_test (dir, G_FILE_TEST_IS_DIR) && access (dir, W_OK | X_OK) == 0;
 }
 
 static int
@@ -681,6 +732,14 @@ cmd_run (int argc,
   if (!parse_options (ctx, &argc, &argv))
     return EXIT_CORDON_FAILED;
   run.report_path = o.report;
+  if (o.report != NULL && !report_dir_is_writable (o.report))
+    {
+      g_autofree char *msg = g_strdup_printf ("cannot write the report %s: its directory is "
+                                              "missing or not writable", o.report);
+
+      run.report_path = NULL;
+      return run_fail (&run, "usage", msg);
+    }
   timeout_ms = seconds_to_ms (o.timeout, 0, &ok);
   kill_after_ms = seconds_to_ms (o.kill_after, 5000, &ok);
   if (!ok)
@@ -707,13 +766,7 @@ cmd_run (int argc,
     return run_fail (&run, "host", error->message);
   if (!run_probe (&run, o.reprobe))
     return EXIT_CORDON_FAILED;
-  /* Invariant 8: a shared network (abstract sockets, the host's
-   * services) is a degradation, named however it was asked for. */
-  if (!(run.plan->namespaces & CORDON_NS_NET))
-    {
-      fprintf (stderr, "cordon: degraded: shared network\n");
-      g_ptr_array_add (run.report.degradations, g_strdup ("shared network"));
-    }
+  run_name_degradations (&run);
   /* --timeout, even 0 (none), wins over [limits] timeout. */
   if (o.timeout == NULL)
     timeout_ms = run.plan->timeout * 1000;

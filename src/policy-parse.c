@@ -400,7 +400,8 @@ check_assignment (ParseState *st,
   if (eq == NULL)
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
-               "'%s' is not NAME=VALUE", text);
+               "a set= value must be NAME=VALUE; this one has no '=' (its text is not "
+               "repeated here: it may be a secret)");
       return FALSE;
     }
   name = g_strndup (text, (gsize) (eq - text));

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* probe: runs bwrap on `true` with the plan's namespace shape and a new
- * procfs, once per host shape, and remembers the answer. The cache is a
- * hint about this host, so it is trusted only when it is a regular file
- * owned by the caller and not writable by others; anything else is
- * ignored and rewritten. */
+ * procfs, once per host shape, and remembers a success. The cache is a
+ * hint about this host, so it is trusted only in a directory of the
+ * caller's that nobody else can write, as a regular file owned by the
+ * caller and not writable by others; anything else is ignored and
+ * rewritten. */
 #include "config.h"
 
 #include <errno.h>
@@ -109,41 +110,63 @@ cache_path_for (const char *dir,
   return g_build_filename (dir, name, NULL);
 }
 
-/* TRUE with *out_result when `path` holds a trustworthy answer for `key`. */
+/* A cache directory is trusted only when it is a real directory of the
+ * caller's that nobody else can write: otherwise another user could plant
+ * an answer, or swap the file between a check and a read. */
+static int
+open_trusted_dir (const char *dir,
+                  uid_t uid)
+{
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  struct stat st;
+
+  if (fd < 0)
+    return -1;
+  if (fstat (fd, &st) != 0 || st.st_uid != uid || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* TRUE with *out_result when the cache file holds a trustworthy answer
+ * for `key`: opened without following a link, checked and read through
+ * the same fd. */
 static gboolean
-cache_read (const char *path,
+cache_read (const char *dir,
+            const char *path,
             const char *key,
             uid_t uid,
             CordonProbeResult *out_result)
 {
-  g_autofree char *text = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  char text[4097];
   g_auto(GStrv) lines = NULL;
   struct stat st;
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  ssize_t n;
+  int dfd = open_trusted_dir (dir, uid);
+  int fd = dfd >= 0 ? openat (dfd, base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
 
+  if (dfd >= 0)
+    close (dfd);
   if (fd < 0)
     return FALSE;
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != uid
-      || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 || st.st_size > 4096)
+      || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 || (n = read (fd, text, sizeof text - 1)) <= 0)
     {
       close (fd);
       return FALSE;
     }
   close (fd);
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return FALSE;
+  text[n] = '\0';
   lines = g_strsplit (text, "\n", -1);
   if (g_strv_length (lines) < 3 || !g_str_equal (lines[0], CACHE_MAGIC)
       || !g_str_has_prefix (lines[1], "key=") || !g_str_equal (lines[1] + 4, key)
-      || !g_str_has_prefix (lines[2], "result="))
+      || !g_str_equal (lines[2], "result=ok"))
     return FALSE;
-  for (guint r = 0; r < CORDON_PROBE_MAX; r++)
-    if (g_str_equal (lines[2] + 7, result_names[r]))
-      {
-        *out_result = (CordonProbeResult) r;
-        return TRUE;
-      }
-  return FALSE;
+  *out_result = CORDON_PROBE_OK;
+  return TRUE;
 }
 
 /* Best effort: a cache that cannot be written costs the next run a probe,
@@ -152,13 +175,14 @@ static void
 cache_write (const char *dir,
              const char *path,
              const char *key,
-             CordonProbeResult result)
+             uid_t uid)
 {
-  g_autofree char *text = g_strdup_printf ("%s\nkey=%s\nresult=%s\n", CACHE_MAGIC, key,
-                                           result_names[result]);
+  g_autofree char *text = g_strdup_printf ("%s\nkey=%s\nresult=ok\n", CACHE_MAGIC, key);
+  int dfd;
 
-  if (g_mkdir_with_parents (dir, 0700) != 0)
+  if (g_mkdir_with_parents (dir, 0700) != 0 || (dfd = open_trusted_dir (dir, uid)) < 0)
     return;
+  close (dfd);
   /* Written aside and renamed over: a foreign or corrupt file is replaced,
    * and a reader never sees half an answer. */
   (void) g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, NULL);
@@ -275,7 +299,7 @@ cordon_probe_run (const CordonProbeRequest *request,
   if (request->cache_dir != NULL)
     probe->cache_path = cache_path_for (request->cache_dir, key);
   if (probe->cache_path != NULL && !request->refresh
-      && cache_read (probe->cache_path, key, request->uid, &probe->result))
+      && cache_read (request->cache_dir, probe->cache_path, key, request->uid, &probe->result))
     probe->cached = TRUE;
   else if (try_bwrap (request, TRUE, &spawn_error))
     probe->result = CORDON_PROBE_OK;
@@ -287,8 +311,11 @@ cordon_probe_run (const CordonProbeRequest *request,
     }
   else
     probe->result = classify (request);
-  if (!probe->cached && probe->cache_path != NULL)
-    cache_write (request->cache_dir, probe->cache_path, key, probe->result);
+  /* Only a success is remembered. A failure is asked again each run: it
+   * may have been passing (a process limit), and a remembered failure
+   * would select a degraded fallback on no evidence of this run. */
+  if (!probe->cached && probe->cache_path != NULL && probe->result == CORDON_PROBE_OK)
+    cache_write (request->cache_dir, probe->cache_path, key, request->uid);
   probe->detail = describe (probe->result);
   return g_steal_pointer (&probe);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@ typedef struct
   int bwrap_status;
   int early_signal;
   int exec_errno;
+  int keyring_errno;
   int forwarded;
   pid_t child_pid;
   GString *json;
@@ -64,31 +66,37 @@ cordon_supervisor_prepare (void)
   prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
-/* Whether /proc/PID/stat says the process is a zombie: already dead, it
- * only waits to be reaped. The name field may hold spaces and
- * parentheses, so the state is read after the last ')'. */
+/* State and parent from /proc/PID/stat; FALSE when the process is gone.
+ * The name field may hold spaces and parentheses, so the fields are read
+ * after the last ')': ") S PPID ...". */
 static gboolean
-is_zombie (pid_t pid)
+stat_of (pid_t pid,
+         char *out_state,
+         pid_t *out_ppid)
 {
   g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
   g_autofree char *text = NULL;
   const char *p;
 
-  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL)
-    return TRUE;  /* gone already */
-  return p[1] == ' ' && p[2] == 'Z';
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL
+      || p[1] != ' ' || p[2] == '\0')
+    return FALSE;
+  *out_state = p[2];
+  *out_ppid = (pid_t) strtol (p + 4, NULL, 10);
+  return TRUE;
 }
 
 /* Appends the children of every thread of `pid`, from the kernel's
  * /proc/PID/task/TID/children lists: a few reads per process, instead
- * of a scan of all of /proc. */
-static void
+ * of a scan of all of /proc. FALSE when the kernel has no such lists. */
+static gboolean
 append_children (pid_t pid,
                  GArray *out)
 {
   g_autofree char *task_dir = g_strdup_printf ("/proc/%d/task", (int) pid);
   g_autoptr(GDir) dir = g_dir_open (task_dir, 0, NULL);
   const char *tid;
+  gboolean listed = FALSE;
 
   while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
     {
@@ -98,6 +106,7 @@ append_children (pid_t pid,
 
       if (!g_file_get_contents (path, &text, NULL, NULL))
         continue;
+      listed = TRUE;
       pids = g_strsplit (g_strstrip (text), " ", -1);
       for (guint i = 0; pids[i] != NULL; i++)
         {
@@ -107,6 +116,50 @@ append_children (pid_t pid,
             g_array_append_val (out, child);
         }
     }
+  return listed;
+}
+
+typedef struct
+{
+  pid_t pid;
+  pid_t ppid;
+} PidPair;
+
+/* Without CONFIG_PROC_CHILDREN: one pass over every /proc/PID/stat. */
+static void
+append_children_by_scan (pid_t root,
+                         GArray *out)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  g_autoptr(GHashTable) below = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (PidPair));
+  const char *name;
+  gboolean grew = TRUE;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      PidPair pair = { (pid_t) strtol (name, NULL, 10), 0 };
+      char state;
+
+      if (pair.pid > 0 && stat_of (pair.pid, &state, &pair.ppid))
+        g_array_append_val (all, pair);
+    }
+  g_hash_table_add (below, GINT_TO_POINTER (root));
+  while (grew)
+    {
+      grew = FALSE;
+      for (guint i = 0; i < all->len; i++)
+        {
+          PidPair *pair = &g_array_index (all, PidPair, i);
+
+          if (g_hash_table_contains (below, GINT_TO_POINTER (pair->ppid))
+              && g_hash_table_add (below, GINT_TO_POINTER (pair->pid)))
+            {
+              g_array_append_val (out, pair->pid);
+              grew = TRUE;
+            }
+        }
+    }
 }
 
 /* Every live process below `root`. As cordon is a subreaper, a process
@@ -114,17 +167,62 @@ append_children (pid_t pid,
 static GArray *
 descendants (pid_t root)
 {
-  GArray *all = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (pid_t));
   GArray *live = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
   g_array_append_val (all, root);
-  for (guint i = 0; i < all->len && all->len < 65536; i++)
-    append_children (g_array_index (all, pid_t, i), all);
+  if (!append_children (root, all))
+    append_children_by_scan (root, all);
+  else
+    for (guint i = 1; i < all->len && all->len < 65536; i++)
+      append_children (g_array_index (all, pid_t, i), all);
   for (guint i = 1; i < all->len; i++)
-    if (!is_zombie (g_array_index (all, pid_t, i)))
-      g_array_append_val (live, g_array_index (all, pid_t, i));
-  g_array_unref (all);
+    {
+      pid_t pid = g_array_index (all, pid_t, i), ppid;
+      char state;
+
+      if (stat_of (pid, &state, &ppid) && state != 'Z')
+        g_array_append_val (live, pid);
+    }
   return live;
+}
+
+/* cordon and every live process below it: the parents a descendant may
+ * legitimately have. */
+static GArray *
+family_of_cordon (void)
+{
+  g_autoptr(GArray) below = descendants (getpid ());
+  GArray *family = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  pid_t self = getpid ();
+
+  g_array_append_val (family, self);
+  g_array_append_vals (family, below->data, below->len);
+  return family;
+}
+
+/* Signals `pid` only if it is still one of ours: it is pinned with a
+ * pidfd first, then its parent is checked against the family just
+ * listed, so a number reused by an unrelated process is left alone. */
+static gboolean
+signal_descendant (pid_t pid,
+                   const GArray *family,
+                   int sig)
+{
+  int pidfd = (int) syscall (SYS_pidfd_open, pid, 0);
+  gboolean ours = FALSE, sent = FALSE;
+  pid_t ppid;
+  char state;
+
+  if (pidfd < 0)
+    return FALSE;
+  if (stat_of (pid, &state, &ppid))
+    for (guint i = 0; i < family->len && !ours; i++)
+      ours = g_array_index (family, pid_t, i) == ppid;
+  if (ours)
+    sent = syscall (SYS_pidfd_send_signal, pidfd, sig, NULL, 0) == 0;
+  close (pidfd);
+  return sent;
 }
 
 static void
@@ -148,15 +246,15 @@ static void
 signal_sandbox (Supervisor *sv,
                 int sig)
 {
-  g_autoptr(GArray) pids = descendants (getpid ());
+  g_autoptr(GArray) family = family_of_cordon ();
 
-  for (guint i = 0; i < pids->len; i++)
+  for (guint i = 1; i < family->len; i++)
     {
-      pid_t pid = g_array_index (pids, pid_t, i);
+      pid_t pid = g_array_index (family, pid_t, i);
 
       if (pid == sv->launch->pid || (sv->opts->pid_namespace && pid == sv->child_pid))
         continue;
-      kill (pid, sig);
+      signal_descendant (pid, family, sig);
     }
 }
 
@@ -192,68 +290,20 @@ kill_everything (Supervisor *sv)
   reap (sv);
   for (guint round = 0; round < 1000; round++)
     {
-      g_autoptr(GArray) pids = descendants (getpid ());
+      g_autoptr(GArray) family = family_of_cordon ();
 
-      if (pids->len == 0)
+      if (family->len == 1)
         break;
-      for (guint i = 0; i < pids->len; i++)
-        if (kill (g_array_index (pids, pid_t, i), SIGKILL) == 0)
+      /* The pid namespace's init first: its death takes every process
+       * of the namespace with it, at once and whatever they do. */
+      for (guint i = 1; sv->opts->pid_namespace && sv->child_pid > 0 && i < family->len; i++)
+        if (g_array_index (family, pid_t, i) == sv->child_pid)
+          signal_descendant (sv->child_pid, family, SIGKILL);
+      for (guint i = 1; i < family->len; i++)
+        if (signal_descendant (g_array_index (family, pid_t, i), family, SIGKILL))
           sv->n_killed++;
       wait_children (sv);
     }
-}
-
-static void
-arm_timer (Supervisor *sv,
-           guint64 ms)
-{
-  struct itimerspec its = { { 0, 0 }, { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000L } };
-
-  if (ms == 0)
-    its.it_value.tv_nsec = 1;
-  timerfd_settime (sv->timerfd, 0, &its, NULL);
-}
-
-static void
-on_timer (Supervisor *sv)
-{
-  guint64 expirations;
-
-  if (read (sv->timerfd, &expirations, sizeof expirations) < 0)
-    return;
-  if (!sv->timed_out)
-    {
-      /* First SIGTERM, so the command may clean up; then no choice. */
-      sv->timed_out = TRUE;
-      signal_sandbox (sv, SIGTERM);
-      arm_timer (sv, sv->opts->kill_after_ms);
-      return;
-    }
-  kill_everything (sv);
-}
-
-static void
-on_signal (Supervisor *sv)
-{
-  struct signalfd_siginfo info;
-
-  while (read (sv->sigfd, &info, sizeof info) == sizeof info)
-    {
-      if ((int) info.ssi_signo == SIGCHLD)
-        continue;
-      if (sv->ready)
-        {
-          sv->forwarded = (int) info.ssi_signo;
-          signal_sandbox (sv, (int) info.ssi_signo);
-        }
-      else
-        {
-          /* Asked to stop before the command started: do not start it. */
-          sv->early_signal = (int) info.ssi_signo;
-          kill_everything (sv);
-        }
-    }
-  reap (sv);
 }
 
 static void
@@ -276,7 +326,7 @@ on_ready (Supervisor *sv)
   char buf[64];
   ssize_t n;
 
-  while ((n = read (sv->launch->ready_fd, buf, sizeof buf - 1)) > 0)
+  while (sv->launch->ready_fd >= 0 && (n = read (sv->launch->ready_fd, buf, sizeof buf - 1)) > 0)
     {
       buf[n] = '\0';
       if (!sv->ready && buf[0] == 'R')
@@ -286,7 +336,73 @@ on_ready (Supervisor *sv)
         }
       if (strchr (buf, 'E') != NULL)
         sv->exec_errno = (int) strtol (strchr (buf, 'E') + 1, NULL, 10);
+      if (strchr (buf, 'K') != NULL)
+        sv->keyring_errno = (int) strtol (strchr (buf, 'K') + 1, NULL, 10);
     }
+}
+
+static void
+arm_timer (Supervisor *sv,
+           guint64 ms)
+{
+  struct itimerspec its = { { 0, 0 }, { (time_t) (ms / 1000), (long) (ms % 1000) * 1000000L } };
+
+  if (ms == 0)
+    its.it_value.tv_nsec = 1;
+  timerfd_settime (sv->timerfd, 0, &its, NULL);
+}
+
+static void
+on_timer (Supervisor *sv)
+{
+  guint64 expirations;
+
+  if (read (sv->timerfd, &expirations, sizeof expirations) < 0)
+    return;
+  on_ready (sv);
+  if (!sv->ready)
+    {
+      /* Out of time before the command even started: it never will. */
+      sv->timed_out = TRUE;
+      kill_everything (sv);
+      return;
+    }
+  if (!sv->timed_out)
+    {
+      /* First SIGTERM, so the command may clean up; then no choice. */
+      sv->timed_out = TRUE;
+      signal_sandbox (sv, SIGTERM);
+      arm_timer (sv, sv->opts->kill_after_ms);
+      return;
+    }
+  kill_everything (sv);
+}
+
+static void
+on_signal (Supervisor *sv)
+{
+  struct signalfd_siginfo info;
+
+  /* "R" may have arrived in the same poll round: a command that started
+   * gets the signal forwarded, it is not reported as never started. */
+  on_ready (sv);
+  while (read (sv->sigfd, &info, sizeof info) == sizeof info)
+    {
+      if ((int) info.ssi_signo == SIGCHLD)
+        continue;
+      if (sv->ready)
+        {
+          sv->forwarded = (int) info.ssi_signo;
+          signal_sandbox (sv, (int) info.ssi_signo);
+        }
+      else
+        {
+          /* Asked to stop before the command started: do not start it. */
+          sv->early_signal = (int) info.ssi_signo;
+          kill_everything (sv);
+        }
+    }
+  reap (sv);
 }
 
 static void
@@ -335,6 +451,7 @@ fill_result (Supervisor *sv,
   memset (r, 0, sizeof *r);
   r->child_pid = sv->child_pid;
   r->exec_errno = sv->exec_errno;
+  r->keyring_errno = sv->keyring_errno;
   r->forwarded_signal = sv->forwarded;
   r->n_killed = sv->n_killed;
   r->launch_us = sv->ready ? (guint64) (sv->t_ready - sv->t_start) : 0;
@@ -344,15 +461,15 @@ fill_result (Supervisor *sv,
       r->outcome = CORDON_OUTCOME_SIGNALED;
       r->exit_status = 128 + sv->early_signal;
     }
-  else if (!sv->ready)
-    {
-      r->outcome = CORDON_OUTCOME_LAUNCH_FAILED;
-      r->exit_status = 125;
-    }
   else if (sv->timed_out)
     {
       r->outcome = CORDON_OUTCOME_TIMED_OUT;
       r->exit_status = 124;
+    }
+  else if (!sv->ready)
+    {
+      r->outcome = CORDON_OUTCOME_LAUNCH_FAILED;
+      r->exit_status = 125;
     }
   else if (sv->exec_errno != 0)
     {

@@ -38,6 +38,7 @@ typedef struct
   int exit_status;          /* what cordon exits with */
   int term_signal;          /* N when the command died of signal N, else 0 */
   int exec_errno;           /* NOT_FOUND / NOT_EXECUTABLE */
+  int keyring_errno;        /* LAUNCH_FAILED: no fresh session keyring */
   pid_t child_pid;          /* the sandbox's first process, as bwrap reported */
   int forwarded_signal;     /* last signal forwarded, 0 if none */
   guint64 launch_us;        /* fork to "ready" */

@@ -849,7 +849,18 @@ test_parse_reports_env_set_without_equals (void **state)
   g_autoptr(CordonPolicy) policy = parse ("[environment]\nset=EDITOR\n", diags);
 
   expect_n_diags (diags, 1);
-  expect_error (diags, "'EDITOR' is not NAME=VALUE", 2, 5);
+  expect_error (diags, "a set= value must be NAME=VALUE", 2, 5);
+}
+
+static void
+test_parse_does_not_repeat_a_set_value_without_equals (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[environment]\nset=sk-live-SECRETVALUE\n", diags);
+
+  /* A --setenv "$TOKEN" typo must not print the token. */
+  expect_n_diags (diags, 1);
+  assert_null (strstr (cordon_diagnostics_get (diags, 0)->message, "SECRETVALUE"));
 }
 
 static void
@@ -1443,6 +1454,7 @@ main (void)
     cmocka_unit_test (test_parse_accepts_socket_path_glob),
     cmocka_unit_test (test_parse_reports_invalid_name_in_env_allow),
     cmocka_unit_test (test_parse_reports_env_set_without_equals),
+    cmocka_unit_test (test_parse_does_not_repeat_a_set_value_without_equals),
     cmocka_unit_test (test_parse_reports_invalid_name_in_env_set),
     cmocka_unit_test (test_parse_records_the_column_of_each_list_element),
     cmocka_unit_test (test_parse_reports_an_error_in_the_third_element_at_its_column),

@@ -148,13 +148,45 @@ test_probe_classifies_a_bwrap_that_always_fails (void **state)
 }
 
 static void
-test_probe_caches_a_negative_answer_too (void **state)
+test_probe_does_not_cache_a_negative_answer (void **state)
 {
   g_autoptr(CordonProbe) first = probe (*state, "/bin/false", FALSE);
   g_autoptr(CordonProbe) second = probe (*state, "/bin/false", FALSE);
 
-  assert_true (second->cached);
-  assert_int_equal (second->result, first->result);
+  /* A failure may have been passing; it is asked again. */
+  assert_false (second->cached);
+  assert_false (g_file_test (first->cache_path, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_probe_does_not_trust_a_forged_negative_answer (void **state)
+{
+  g_autoptr(CordonProbe) first = probe (*state, "/bin/true", FALSE);
+  g_autoptr(CordonProbe) second = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GString) forged = NULL;
+
+  assert_true (g_file_get_contents (first->cache_path, &text, NULL, NULL));
+  forged = g_string_new (text);
+  g_string_replace (forged, "result=ok", "result=proc-masked", 1);
+  assert_true (g_file_set_contents (first->cache_path, forged->str, -1, NULL));
+  assert_int_equal (chmod (first->cache_path, 0600), 0);
+  second = probe (*state, "/bin/true", FALSE);
+  assert_false (second->cached);
+  assert_int_equal (second->result, CORDON_PROBE_OK);
+}
+
+static void
+test_probe_ignores_a_cache_directory_others_can_write (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(CordonProbe) first = probe (f, "/bin/true", FALSE);
+  g_autoptr(CordonProbe) second = NULL;
+
+  assert_int_equal (chmod (f->dir, 0777), 0);
+  second = probe (f, "/bin/true", FALSE);
+  assert_false (second->cached);
+  assert_int_equal (chmod (f->dir, 0700), 0);
 }
 
 static void
@@ -226,7 +258,9 @@ main (void)
     T (test_probe_ignores_a_cache_that_is_a_symlink),
     T (test_probe_keys_the_cache_by_bwrap_binary),
     T (test_probe_classifies_a_bwrap_that_always_fails),
-    T (test_probe_caches_a_negative_answer_too),
+    T (test_probe_does_not_cache_a_negative_answer),
+    T (test_probe_does_not_trust_a_forged_negative_answer),
+    T (test_probe_ignores_a_cache_directory_others_can_write),
     T (test_probe_cache_key_names_uid_and_namespaces),
     T (test_probe_reports_a_missing_bwrap_as_an_error),
     T (test_probe_default_cache_dir_prefers_xdg_runtime_dir),
