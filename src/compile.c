@@ -642,6 +642,26 @@ add_masks (Compiler *c,
   return TRUE;
 }
 
+/* cordon's own directories (the caller's policies, the probe cache) stay
+ * read-only wherever a writable bind would expose them: a sandbox must not
+ * rewrite the policy or the probe answer of the next run. */
+static void
+add_protected_dirs (Compiler *c)
+{
+  const char *dirs[] = { c->facts->config_dir, c->facts->cache_dir };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      const CordonPathInfo *info = dirs[i] != NULL ? cordon_host_facts_lookup (c->facts, dirs[i]) : NULL;
+      const CordonOp *cover = info != NULL && info->kind == CORDON_PATH_DIR
+        ? covering_mount (c, dirs[i]) : NULL;
+
+      if (cover != NULL && cover->kind == CORDON_OP_BIND)
+        cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, dirs[i], dirs[i], NULL,
+                            "cordon's own directory, read-only under a writable bind");
+    }
+}
+
 static gboolean
 add_chdir (Compiler *c,
            GError **error)
@@ -850,7 +870,10 @@ cordon_compile (const CordonPolicy *policy,
   if (!add_root (&c, error))
     return NULL;
   add_proc_dev (&c);
-  if (!add_mounts (&c, error) || !add_masks (&c, error) || !add_chdir (&c, error)
+  if (!add_mounts (&c, error))
+    return NULL;
+  add_protected_dirs (&c);
+  if (!add_masks (&c, error) || !add_chdir (&c, error)
       || !add_environment (&c, error))
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);

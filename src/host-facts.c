@@ -15,6 +15,7 @@
 #include "host-facts.h"
 #include "path-util.h"
 #include "policy-vars.h"
+#include "probe.h"
 #include "sockets.h"
 
 static void
@@ -46,6 +47,17 @@ absolute_or (const char *value,
   return fallback != NULL ? g_strdup (fallback) : NULL;
 }
 
+/* Where the caller's own policies live: cordon reads them by name. */
+static char *
+config_dir_of (const CordonHostFacts *facts)
+{
+  g_autofree char *xdg = absolute_or (cordon_host_facts_getenv (facts, "XDG_CONFIG_HOME"), NULL);
+
+  if (xdg != NULL)
+    return g_build_filename (xdg, "cordon", NULL);
+  return g_build_filename (facts->home, ".config", "cordon", NULL);
+}
+
 CordonHostFacts *
 cordon_host_facts_new (const char *sysroot,
                        const char * const *envp,
@@ -70,6 +82,8 @@ cordon_host_facts_new (const char *sysroot,
   facts->tmpdir = absolute_or (cordon_host_facts_getenv (facts, "TMPDIR"), "/tmp");
   facts->xdg_runtime_dir = absolute_or (cordon_host_facts_getenv (facts, "XDG_RUNTIME_DIR"), NULL);
   facts->bwrap_path = absolute_or (cordon_host_facts_getenv (facts, "CORDON_BWRAP"), "/usr/bin/bwrap");
+  facts->config_dir = config_dir_of (facts);
+  facts->cache_dir = cordon_probe_default_cache_dir ((const char * const *) facts->env);
   wd = g_canonicalize_filename (workdir != NULL ? workdir : cwd, cwd);
   if (facts->sysroot[0] == '\0')
     {
@@ -108,6 +122,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->xdg_runtime_dir);
   g_strfreev (facts->env);
   g_free (facts->bwrap_path);
+  g_free (facts->config_dir);
+  g_free (facts->cache_dir);
   if (facts->paths != NULL)
     g_hash_table_unref (facts->paths);
   if (facts->globs != NULL)
@@ -592,6 +608,9 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   for (guint i = 0; minimal_entries[i] != NULL; i++)
     cordon_host_facts_stat (facts, minimal_entries[i]);
   cordon_host_facts_stat (facts, facts->workdir);
+  cordon_host_facts_stat (facts, facts->config_dir);
+  if (facts->cache_dir != NULL)
+    cordon_host_facts_stat (facts, facts->cache_dir);
   for (guint k = 0; k < G_N_ELEMENTS (path_keys); k++)
     {
       GPtrArray *list = cordon_policy_get_list (policy, path_keys[k]);

@@ -184,12 +184,16 @@ compile_policy (const char *ref,
   if (out->policy == NULL)
     return FALSE;
   out->facts = cordon_host_facts_new ("", (const char * const *) environ, workdir, &error);
-  if (out->facts == NULL)
-    return fail ("%s", error->message), FALSE;
-  cordon_host_facts_scan_policy (out->facts, out->policy);
-  out->plan = cordon_compile (out->policy, out->facts, &error);
+  if (out->facts != NULL)
+    {
+      cordon_host_facts_scan_policy (out->facts, out->policy);
+      out->plan = cordon_compile (out->policy, out->facts, &error);
+    }
   if (out->plan == NULL)
-    return fail ("%s", error->message), FALSE;
+    {
+      fail ("%s", error->message);
+      return FALSE;
+    }
   out->argv = cordon_render_argv (out->plan);
   return TRUE;
 }
@@ -565,9 +569,8 @@ run_probe (Run *run,
            gboolean reprobe)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *cache_dir = cordon_probe_default_cache_dir ((const char * const *) environ);
   CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
-                             cache_dir, reprobe };
+                             run->facts->cache_dir, reprobe };
   gint64 t0 = g_get_monotonic_time ();
 
   if (run->plan->proc_mode != CORDON_PROC_PRIVATE)
@@ -691,6 +694,42 @@ run_name_degradations (Run *run)
     degrade (run, "exec helper taken from CORDON_EXEC_HELPER");
 }
 
+/* Policy, host facts, plan, bwrap, helper and probe: everything before
+ * the launch. FALSE after run_fail. */
+static gboolean
+run_prepare (Run *run,
+             RunOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!run_load_policy (run, o))
+    return FALSE;
+  run->facts = cordon_host_facts_new ("", (const char * const *) environ, o->workdir, &error);
+  if (run->facts == NULL)
+    {
+      run_fail (run, "host", error->message);
+      return FALSE;
+    }
+  if (o->bwrap != NULL)
+    {
+      g_free (run->facts->bwrap_path);
+      run->facts->bwrap_path = g_canonicalize_filename (o->bwrap, NULL);
+    }
+  cordon_host_facts_scan_policy (run->facts, run->policy);
+  if (!run_compile (run))
+    return FALSE;
+  if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error)
+      || (run->helper = cordon_launch_find_helper (&error)) == NULL)
+    {
+      run_fail (run, "host", error->message);
+      return FALSE;
+    }
+  if (!run_probe (run, o->reprobe))
+    return FALSE;
+  run_name_degradations (run);
+  return TRUE;
+}
+
 /* Checked before anything runs, so that a report that cannot be written
  * is a usage error, not a surprise after the command ran. */
 static gboolean
@@ -748,25 +787,8 @@ cmd_run (int argc,
     return run_fail (&run, "usage", "run: name a command after '--'");
   if (o.policy == NULL)
     o.policy = g_strdup ("trial");
-  if (!run_load_policy (&run, &o))
+  if (!run_prepare (&run, &o))
     return EXIT_CORDON_FAILED;
-  run.facts = cordon_host_facts_new ("", (const char * const *) environ, o.workdir, &error);
-  if (run.facts == NULL)
-    return run_fail (&run, "host", error->message);
-  if (o.bwrap != NULL)
-    {
-      g_free (run.facts->bwrap_path);
-      run.facts->bwrap_path = g_canonicalize_filename (o.bwrap, NULL);
-    }
-  cordon_host_facts_scan_policy (run.facts, run.policy);
-  if (!run_compile (&run))
-    return EXIT_CORDON_FAILED;
-  if (!cordon_launch_check_bwrap (run.facts->bwrap_path, &error)
-      || (run.helper = cordon_launch_find_helper (&error)) == NULL)
-    return run_fail (&run, "host", error->message);
-  if (!run_probe (&run, o.reprobe))
-    return EXIT_CORDON_FAILED;
-  run_name_degradations (&run);
   /* --timeout, even 0 (none), wins over [limits] timeout. */
   if (o.timeout == NULL)
     timeout_ms = run.plan->timeout * 1000;

@@ -508,8 +508,11 @@ cordon_supervise (CordonLaunch *launch,
   if (sv.sigfd < 0 || sv.timerfd < 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "signalfd/timerfd: %s", g_strerror (errno));
-      kill (launch->pid, SIGKILL);
       kill_everything (&sv);
+      clear_fd (&sv.sigfd);
+      clear_fd (&sv.timerfd);
+      clear_fd (&launch->ready_fd);
+      clear_fd (&launch->status_fd);
       g_string_free (sv.json, TRUE);
       return FALSE;
     }

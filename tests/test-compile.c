@@ -803,6 +803,30 @@ test_compile_drops_the_variable_that_located_a_masked_socket (void **state)
 }
 
 static void
+test_compile_keeps_cordons_own_config_read_only_under_a_writable_home (void **state)
+{
+  g_autoptr(CordonPlan) plan = NULL;
+  gint bind, ro;
+
+  fixture_host_add_dir (*state, "/home/alice/.config/cordon");
+  plan = compile_ok (*state, "[filesystem]\nwritable=${HOME}\n");
+  bind = find_op (plan, CORDON_OP_BIND, "/home/alice");
+  ro = find_op (plan, CORDON_OP_RO_BIND, "/home/alice/.config/cordon");
+  assert_true (bind >= 0);
+  assert_true (ro > bind);
+}
+
+static void
+test_compile_adds_nothing_for_cordons_config_when_it_is_not_writable (void **state)
+{
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_dir (*state, "/home/alice/.config/cordon");
+  plan = compile_ok (*state, "[filesystem]\nread-only=${HOME}\n");
+  assert_int_equal (find_op (plan, CORDON_OP_RO_BIND, "/home/alice/.config/cordon"), -1);
+}
+
+static void
 test_compile_passes_the_variable_of_an_allowed_socket (void **state)
 {
   const char *extra[] = { "DOCKER_HOST=unix:///home/alice/work/d.sock", NULL };
@@ -1191,6 +1215,8 @@ main (void)
     T (test_compile_masks_a_socket_at_its_bind_mount_alias_too),
     T (test_compile_drops_the_variable_that_located_a_masked_socket),
     T (test_compile_passes_the_variable_of_an_allowed_socket),
+    T (test_compile_keeps_cordons_own_config_read_only_under_a_writable_home),
+    T (test_compile_adds_nothing_for_cordons_config_when_it_is_not_writable),
     T (test_compile_accepts_mask_listening_false),
     T (test_compile_drops_a_never_pass_variable_even_when_star_allows_it),
     T (test_compile_passes_an_allowed_variable_with_the_callers_value),
