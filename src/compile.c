@@ -402,6 +402,33 @@ mask_one (Compiler *c,
                                             kind == CORDON_PATH_DIR ? NULL : "/dev/null", path, it, why));
 }
 
+/* An exemption covers the socket wherever it is: its canonical path and
+ * every alias, however the allow= rule or its variable spelled it. */
+static void
+allow_socket_path (Compiler *c,
+                   const char *path)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+  const char *real = info != NULL && info->canonical != NULL ? info->canonical : path;
+  const CordonPathInfo *rinfo = cordon_host_facts_lookup (c->facts, real);
+
+  g_hash_table_add (c->allowed_sockets, g_strdup (path));
+  g_hash_table_add (c->allowed_sockets, g_strdup (real));
+  for (guint i = 0; rinfo != NULL && rinfo->aliases != NULL && i < rinfo->aliases->len; i++)
+    g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (rinfo->aliases, i)));
+}
+
+static gboolean
+socket_is_allowed (const Compiler *c,
+                   const char *path)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+
+  return g_hash_table_contains (c->allowed_sockets, path)
+         || (info != NULL && info->canonical != NULL
+             && g_hash_table_contains (c->allowed_sockets, info->canonical));
+}
+
 static gboolean
 is_allowed_socket (const Compiler *c,
                    const CordonItem *it,
@@ -409,8 +436,7 @@ is_allowed_socket (const Compiler *c,
                    const char *real)
 {
   return (it->key == CORDON_KEY_SOCKETS_MASK || it->key == CORDON_KEY_SOCKETS_MASK_LISTENING)
-         && (g_hash_table_contains (c->allowed_sockets, path)
-             || g_hash_table_contains (c->allowed_sockets, real));
+         && (socket_is_allowed (c, path) || g_hash_table_contains (c->allowed_sockets, real));
 }
 
 /* Masks what is at `path` at its canonical place (symlinks resolved: a
@@ -439,6 +465,14 @@ add_mask_path (Compiler *c,
     {
       /* Never create a placeholder on the host: nothing there, nothing to hide. */
       cordon_plan_add_skip (c->plan, it, real, "absent on this host: nothing to mask");
+      return;
+    }
+  /* /proc/net/unix lists the path a socket was bound to, in whatever
+   * mount namespace that was: only a socket there now is masked, never
+   * a file or directory another process's socket happens to name. */
+  if (it->key == CORDON_KEY_SOCKETS_MASK_LISTENING && kind != CORDON_PATH_SOCKET)
+    {
+      cordon_plan_add_skip (c->plan, it, real, "not a socket on this host: left alone");
       return;
     }
   if (kind == CORDON_PATH_SOCKET && !rinfo->connectable)
@@ -518,7 +552,7 @@ add_env_socket_mask (Compiler *c,
     return;
   /* The variable tells the sandbox where the authority lives: it goes
    * with the socket, even if the environment allowlist passes it. */
-  if (!g_hash_table_contains (c->allowed_sockets, path))
+  if (!socket_is_allowed (c, path))
     g_hash_table_insert (c->masked_vars, g_strdup (var), g_strdup (what));
   why = g_strdup_printf ("%s, located by $%s", what, var);
   add_mask_path (c, it, path, why);
@@ -540,9 +574,9 @@ collect_allowed_sockets (Compiler *c)
           GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
 
           for (guint k = 0; m != NULL && k < m->len; k++)
-            g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (m, k)));
+            allow_socket_path (c, g_ptr_array_index (m, k));
           if (p != NULL && !cordon_path_has_glob (p))
-            g_hash_table_add (c->allowed_sockets, g_steal_pointer (&p));
+            allow_socket_path (c, p);
         }
       for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
         {
@@ -550,8 +584,10 @@ collect_allowed_sockets (Compiler *c)
                                                               cordon_host_facts_getenv (c->facts, entry->env[j]),
                                                               c->facts->xdg_runtime_dir);
 
-          if (raw != NULL)
-            g_hash_table_add (c->allowed_sockets, cordon_path_normalize (raw));
+          g_autofree char *norm = raw != NULL ? cordon_path_normalize (raw) : NULL;
+
+          if (norm != NULL)
+            allow_socket_path (c, norm);
         }
       if (entry == NULL)
         {
@@ -559,9 +595,9 @@ collect_allowed_sockets (Compiler *c)
           GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
 
           for (guint k = 0; m != NULL && k < m->len; k++)
-            g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (m, k)));
+            allow_socket_path (c, g_ptr_array_index (m, k));
           if (p != NULL && !cordon_path_has_glob (p))
-            g_hash_table_add (c->allowed_sockets, g_steal_pointer (&p));
+            allow_socket_path (c, p);
         }
     }
 }
@@ -608,10 +644,11 @@ add_masks (Compiler *c,
   GPtrArray *sockets = cordon_policy_get_list (c->policy, CORDON_KEY_SOCKETS_MASK);
   const CordonItem *listening = scalar_item (c, CORDON_KEY_SOCKETS_MASK_LISTENING);
 
-  if (listening != NULL && listening->num && c->facts->unix_paths == NULL)
+  if (listening != NULL && listening->num
+      && (c->facts->unix_paths == NULL || c->facts->unix_unreadable))
     {
       cordon_error_set_at (error, &listening->loc, CORDON_ERROR_HOST,
-                           "no host facts for the listening sockets");
+                           "mask-listening=true, but /proc/net/unix cannot be read on this host");
       return FALSE;
     }
   collect_allowed_sockets (c);

@@ -507,19 +507,24 @@ cordon_host_facts_read_unix_sockets (CordonHostFacts *facts)
   facts->unix_paths = g_ptr_array_new_with_free_func (g_free);
   facts->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
   if (!g_file_get_contents (path, &text, NULL, NULL))
-    return;
+    {
+      /* Compile refuses mask-listening then: fail closed. */
+      facts->unix_unreadable = TRUE;
+      return;
+    }
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 1; lines[i] != NULL; i++)
     {
-      /* Num RefCount Protocol Flags Type St Inode Path */
-      g_auto(GStrv) f = g_strsplit_set (lines[i], " ", -1);
-      guint n = 0;
-      const char *name = NULL;
+      /* "Num RefCount Protocol Flags Type St Inode Path": the path is
+       * the rest of the line after seven fields, spaces and all. */
+      const char *name = lines[i];
 
-      for (guint j = 0; f[j] != NULL; j++)
-        if (f[j][0] != '\0' && ++n == 8)
-          name = f[j];
-      if (name == NULL)
+      for (guint field = 0; field < 7 && name != NULL; field++)
+        {
+          name += strspn (name, " ");
+          name = strchr (name, ' ');
+        }
+      if (name == NULL || *(name += strspn (name, " ")) == '\0')
         continue;
       if (name[0] == '@' && !g_ptr_array_find_with_equal_func (facts->abstract_sockets, name, g_str_equal, NULL))
         g_ptr_array_add (facts->abstract_sockets, g_strdup (name));

@@ -52,6 +52,7 @@ typedef struct
   GHashTable *globs;        /* pattern -> GPtrArray of matching paths, sorted */
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
   GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
+  gboolean unix_unreadable;  /* /proc/net/unix could not be read */
   char *config_dir;         /* cordon's policies of the user: $XDG_CONFIG_HOME/cordon */
   char *cache_dir;          /* cordon's probe cache, or NULL */
 } CordonHostFacts;

@@ -144,6 +144,17 @@ build_tree (FixtureHost *host)
   fixture_host_add_symlink (host, "/lib64", "usr/lib64");
   fixture_host_add_symlink (host, "/home/alice/.git-credentials",
                             ".config/git/credentials");
+  /* An empty socket table (the header only): mask-listening reads it,
+   * and refuses to compile when it cannot. */
+  {
+    g_autofree char *net = g_build_filename (host->root, "proc", "net", NULL);
+    g_autofree char *unix_table = g_build_filename (net, "unix", NULL);
+
+    if (g_mkdir_with_parents (net, 0755) != 0
+        || !g_file_set_contents (unix_table, "Num       RefCount Protocol Flags    Type St Inode Path\n",
+                                 -1, NULL))
+      g_error ("fixture: cannot write %s", unix_table);
+  }
 }
 
 static char **

@@ -19,6 +19,8 @@
 #include "plan.h"
 #include "render.h"
 
+#include <glib/gstdio.h>
+
 /* --- helpers ------------------------------------------------------------ */
 
 static CordonPlan *
@@ -718,6 +720,66 @@ test_compile_masks_listening_sockets_the_sandbox_can_see (void **state)
 }
 
 static void
+test_compile_masks_a_listening_socket_whose_path_has_a_space (void **state)
+{
+  const char *listening[] = { "/home/alice/work/sp ace.sock", NULL };
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_socket (*state, "/home/alice/work/sp ace.sock");
+  write_proc_net_unix (*state, listening);
+  plan = compile_ok (*state, "[sockets]\nmask-listening=true\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/sp ace.sock") >= 0);
+}
+
+static void
+test_compile_leaves_a_listed_path_that_is_not_a_socket (void **state)
+{
+  /* Another process bound a socket at the workdir's path in its own mount
+   * namespace: /proc/net/unix lists it, but here it is a directory. */
+  const char *listening[] = { "/home/alice/work", NULL };
+  g_autoptr(CordonPlan) plan = NULL;
+
+  write_proc_net_unix (*state, listening);
+  plan = compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\nwritable=${WORKDIR}\n");
+  assert_int_equal (find_op (plan, CORDON_OP_MASK_DIR, "/home/alice/work"), -1);
+  assert_non_null (find_skip (plan, "/home/alice/work"));
+}
+
+static void
+test_compile_refuses_mask_listening_when_the_socket_table_is_unreadable (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *table = g_build_filename (host->root, "proc", "net", "unix", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  assert_int_equal (g_unlink (table), 0);
+  plan = compile_text (host, "[sockets]\nmask-listening=true\n", &error);
+  assert_null (plan);
+  assert_non_null (error);
+  assert_non_null (strstr (error->message, "/proc/net/unix"));
+}
+
+static void
+test_compile_exempts_an_allowed_socket_however_its_path_is_spelled (void **state)
+{
+  const char *extra[] = { "DOCKER_HOST=unix:///home/alice/lnk/d.sock", NULL };
+  const char *listening[] = { "/home/alice/work/d.sock", NULL };
+  g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  /* The variable reaches the socket through a symlink; /proc/net/unix
+   * lists its real path. allow=@docker covers both. */
+  fixture_host_add_socket (host, "/home/alice/work/d.sock");
+  fixture_host_add_symlink (host, "/home/alice/lnk", "work");
+  write_proc_net_unix (host, listening);
+  plan = compile_ok (host, "[environment]\nallow=DOCKER_HOST\n"
+                           "[sockets]\nmask=@docker\nallow=@docker\nmask-listening=true\n");
+  assert_int_equal (count_ops_at (plan, "/home/alice/work/d.sock"), 0);
+  assert_true (envp_has_name (plan, "DOCKER_HOST"));
+}
+
+static void
 test_compile_lists_abstract_sockets_only_when_the_network_is_shared (void **state)
 {
   const char *sockets[] = { "@/tmp/.X11-unix/X0", "@dbus-abc", NULL };
@@ -1211,6 +1273,10 @@ main (void)
     T (test_compile_skips_a_mask_whose_variable_is_unset_with_the_reason),
     T (test_compile_masks_listening_sockets_the_sandbox_can_see),
     T (test_compile_lists_abstract_sockets_only_when_the_network_is_shared),
+    T (test_compile_exempts_an_allowed_socket_however_its_path_is_spelled),
+    T (test_compile_masks_a_listening_socket_whose_path_has_a_space),
+    T (test_compile_leaves_a_listed_path_that_is_not_a_socket),
+    T (test_compile_refuses_mask_listening_when_the_socket_table_is_unreadable),
     T (test_compile_leaves_a_socket_the_caller_cannot_connect_to),
     T (test_compile_masks_a_socket_at_its_bind_mount_alias_too),
     T (test_compile_drops_the_variable_that_located_a_masked_socket),
