@@ -190,6 +190,37 @@ add_environment (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
+/* Every mask the plan applies, beside its rule: with "skipped", every
+ * decision about a socket or secret is in the report. */
+static void
+add_masked (JsonBuilder *b,
+            const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "masked");
+  if (plan == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      g_autofree char *rule = NULL;
+
+      if (op->kind != CORDON_OP_MASK_FILE && op->kind != CORDON_OP_MASK_DIR)
+        continue;
+      if (op->rule.file != NULL)
+        rule = cordon_location_to_string (&op->rule);
+      json_builder_begin_object (b);
+      add_string (b, "path", op->dest);
+      add_string (b, "rule", rule);
+      add_string (b, "why", op->why);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 add_skipped (JsonBuilder *b,
              const CordonPlan *plan)
@@ -294,6 +325,7 @@ cordon_report_to_json (const CordonReport *report)
   add_string (b, "proc", report->proc_mode);
   add_string_array (b, "degradations", report->degradations);
   add_environment (b, report->plan);
+  add_masked (b, report->plan);
   add_skipped (b, report->plan);
   add_string_array (b, "abstract_sockets", report->plan != NULL ? report->plan->abstract_sockets : NULL);
   add_run (b, report);

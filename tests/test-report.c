@@ -232,7 +232,7 @@ test_report_lists_every_member_in_schema_order (void **state)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
                        "cordon_version,policy,overrides,probe,proc,degradations,"
-                       "environment,skipped,abstract_sockets,child_pid,exit_status,signal,timed_out,"
+                       "environment,masked,skipped,abstract_sockets,child_pid,exit_status,signal,timed_out,"
                        "outcome,exec_errno,failure,durations_ms");
 }
 
@@ -426,7 +426,30 @@ test_report_without_a_plan_writes_null_environment_and_skipped (void **state)
   f->report.plan = NULL;
   root = report_json (&f->report);
   assert_member_null (root, "environment");
+  assert_member_null (root, "masked");
   assert_member_null (root, "skipped");
+}
+
+static void
+test_report_lists_each_mask_with_its_rule_and_reason (void **state)
+{
+  Fixture *f = *state;
+  CordonLocation at = { g_intern_string ("p.policy"), 4, 6 };
+  CordonItem item = { CORDON_KEY_SECRETS_MASK, (char *) "${HOME}/.netrc", 0, at };
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *masked;
+  JsonObject *m;
+
+  cordon_plan_add_op (f->plan, CORDON_OP_MASK_FILE, "/dev/null", "/home/u/.netrc", &item,
+                      "mask secret (file)");
+  cordon_plan_add_op (f->plan, CORDON_OP_TMPFS, NULL, "/tmp", NULL, "scratch tmpfs");
+  root = report_json (&f->report);
+  masked = json_node_get_array (member (root, "masked"));
+  assert_int_equal (json_array_get_length (masked), 1);
+  m = json_array_get_object_element (masked, 0);
+  assert_string_equal (json_object_get_string_member (m, "path"), "/home/u/.netrc");
+  assert_string_equal (json_object_get_string_member (m, "rule"), "p.policy:4:6");
+  assert_string_equal (json_object_get_string_member (m, "why"), "mask secret (file)");
 }
 
 /* --- the run ------------------------------------------------------------ */
@@ -821,6 +844,7 @@ main (void)
     T (test_report_gives_each_skipped_path_its_rule_and_reason),
     T (test_report_stays_utf8_for_a_path_that_is_not),
     T (test_report_without_a_plan_writes_null_environment_and_skipped),
+    T (test_report_lists_each_mask_with_its_rule_and_reason),
     T (test_report_records_how_the_command_exited),
     T (test_report_records_a_timeout_and_the_signal_that_ended_it),
     T (test_report_records_exec_errno_when_the_command_was_not_found),
