@@ -675,6 +675,16 @@ run_launch (Run *run,
   return run_finish (run, result.exit_status);
 }
 
+static gboolean
+has_degradation (Run *run,
+                 const char *what)
+{
+  for (guint i = 0; i < run->report.degradations->len; i++)
+    if (g_str_equal (g_ptr_array_index (run->report.degradations, i), what))
+      return TRUE;
+  return FALSE;
+}
+
 /* Invariant 8: what weakens the sandbox is named on stderr and in the
  * report, however it was asked for (the policy or an override). */
 static void
@@ -684,6 +694,12 @@ run_name_degradations (Run *run)
 
   for (guint i = 0; i < run->plan->ops->len; i++)
     dwp = dwp || ((CordonOp *) g_ptr_array_index (run->plan->ops, i))->kind == CORDON_OP_DIE_WITH_PARENT;
+  /* A policy that asks for the host's /proc, or none, degrades as much
+   * as a fallback to it (which has named itself already). */
+  if (run->plan->proc_mode == CORDON_PROC_HOST_RO && !has_degradation (run, "host /proc"))
+    degrade (run, "host /proc");
+  if (run->plan->proc_mode == CORDON_PROC_NONE && !has_degradation (run, "no /proc"))
+    degrade (run, "no /proc");
   if (!(run->plan->namespaces & CORDON_NS_NET))
     degrade (run, "shared network");
   if (!(run->plan->namespaces & CORDON_NS_PID))

@@ -82,8 +82,8 @@ cordon_probe_cache_key (const CordonProbeRequest *request,
                         GError **error)
 {
   g_autofree char *boot = read_small ("/proc/sys/kernel/random/boot_id");
-  /* A negative answer is cached too; the settings it depends on are in
-   * the key, so changing one asks again. */
+  /* The user-namespace settings are in the key too: changing one asks
+   * again. */
   g_autofree char *maxns = read_small ("/proc/sys/user/max_user_namespaces");
   g_autofree char *clone = read_small ("/proc/sys/kernel/unprivileged_userns_clone");
   g_autofree char *aa = read_small ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");

@@ -214,14 +214,19 @@ signal_descendant (pid_t pid,
   pid_t ppid;
   char state;
 
-  if (pidfd < 0)
+  /* Before Linux 5.3 there are no pidfds: kill by number, after the same
+   * parent check (a narrower, not a closed, window for reuse). */
+  if (pidfd < 0 && errno != ENOSYS)
     return FALSE;
   if (stat_of (pid, &state, &ppid))
     for (guint i = 0; i < family->len && !ours; i++)
       ours = g_array_index (family, pid_t, i) == ppid;
-  if (ours)
+  if (ours && pidfd >= 0)
     sent = syscall (SYS_pidfd_send_signal, pidfd, sig, NULL, 0) == 0;
-  close (pidfd);
+  else if (ours)
+    sent = kill (pid, sig) == 0;
+  if (pidfd >= 0)
+    close (pidfd);
   return sent;
 }
 
