@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cordon-exec: the sandbox's first program, bound read-only at
- * /dev/.cordon-exec. Usage: cordon-exec STATUS_FD COMMAND [ARG...].
+ * /dev/.cordon-exec.
+ *
+ *   cordon-exec STATUS_FD [--verify SPEC_FD GO_FD] COMMAND [ARG...]
  *
  * bwrap reports no difference between a command that exits 1 and a
  * sandbox that could not be set up, nor between "not found" and "not
- * executable": both end bwrap with status 1. This helper makes the
- * difference visible. It joins a fresh session keyring, writes "R" on
- * STATUS_FD (so the sandbox is set up), marks the fd close-on-exec (the
- * command never holds it), and execs the command in its own pid. If the
- * keyring cannot be had it writes "K<errno>" and runs nothing. If exec fails it writes
- * "E<errno>" and exits 127 (not found) or 126 (not executable), as a
- * shell does. Plain libc: it must run under any policy's root. */
+ * executable": both end bwrap with status 1. This helper makes those
+ * visible, and proves the sandbox before the command runs. It joins a
+ * fresh session keyring (invariant 4) and sets no_new_privs; with
+ * --verify it reads the expected denials from SPEC_FD and attempts each
+ * (invariant 9), reporting every result on STATUS_FD, then waits on
+ * GO_FD for cordon's own checks from outside. Then it writes "R" and
+ * execs the command in its own pid; if exec fails it writes "E<errno>"
+ * and exits 127 (not found) or 126, as a shell does. Any failure before
+ * that runs nothing. Plain libc: it must run under any policy's root. */
 #include "config.h"
 
 #include <errno.h>
@@ -18,8 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "exec-checks.h"
 
 /* From <linux/keyctl.h>; the helper needs no libkeyutils. */
 #define KEYCTL_JOIN_SESSION_KEYRING 1
@@ -43,41 +51,110 @@ say (int fd,
     }
 }
 
+static int
+parse_fd (const char *text)
+{
+  char *end = NULL;
+  long fd;
+
+  errno = 0;
+  fd = strtol (text, &end, 10);
+  if (errno != 0 || *end != '\0' || fd < 3 || fd > 1024 || fcntl ((int) fd, F_SETFD, FD_CLOEXEC) != 0)
+    return -1;
+  return (int) fd;
+}
+
+/* The whole spec; it is small (one line per expected denial). */
+static char *
+read_all (int fd)
+{
+  size_t size = 0, cap = 4096;
+  char *buf = malloc (cap);
+  ssize_t n;
+
+  while (buf != NULL && (n = read (fd, buf + size, cap - size - 1)) > 0)
+    {
+      size += (size_t) n;
+      if (cap - size < 2 && (buf = realloc (buf, cap *= 2)) == NULL)
+        break;
+    }
+  if (buf != NULL)
+    buf[size] = '\0';
+  return buf;
+}
+
+/* FALSE (after reporting) when the sandbox is not what was promised. */
+static int
+verify (int status_fd,
+        int spec_fd,
+        int go_fd)
+{
+  CordonChecker ck = { .status_fd = status_fd };
+  int own[] = { status_fd, go_fd };
+  char *spec = read_all (spec_fd);
+  char go = 0;
+
+  close (spec_fd);
+  if (spec == NULL)
+    return 0;
+  for (char *save = NULL, *line = strtok_r (spec, "\n", &save); line != NULL;
+       line = strtok_r (NULL, "\n", &save))
+    cordon_checker_run_line (&ck, line);
+  cordon_checker_run_fixed (&ck, own, sizeof own / sizeof own[0]);
+  free (spec);
+  if (ck.failed > 0)
+    {
+      say (status_fd, "X\n");
+      return 0;
+    }
+  /* cordon checks this process from outside before releasing it. */
+  say (status_fd, "W\n");
+  while (read (go_fd, &go, 1) < 0 && errno == EINTR)
+    ;
+  close (go_fd);
+  return go == 'G';
+}
+
 int
 main (int argc,
       char **argv)
 {
   char buf[32];
-  char *end = NULL;
-  long fd;
+  int status_fd, spec_fd = -1, go_fd = -1, first = 2;
   int saved;
 
-  if (argc < 3)
+  if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
-      fputs ("usage: cordon-exec STATUS_FD COMMAND [ARG...]\n", stderr);
+      fputs ("usage: cordon-exec STATUS_FD [--verify SPEC_FD GO_FD] COMMAND [ARG...]\n", stderr);
       return 125;
     }
-  errno = 0;
-  fd = strtol (argv[1], &end, 10);
-  if (errno != 0 || *end != '\0' || fd < 3 || fd > 1024
-      || fcntl ((int) fd, F_SETFD, FD_CLOEXEC) != 0)
+  if (strcmp (argv[2], "--verify") == 0)
     {
-      fputs ("cordon-exec: bad status fd\n", stderr);
-      return 125;
+      if (argc < 6 || (spec_fd = parse_fd (argv[3])) < 0 || (go_fd = parse_fd (argv[4])) < 0)
+        return 125;
+      first = 5;
     }
-  /* Invariant 4: the sandbox starts in a fresh, empty session keyring,
-   * so the caller's keys (Kerberos tickets, anything in @s) are out of
-   * reach. Fail closed: without it, nothing runs. */
+  /* Invariant 4: a fresh, empty session keyring, so the caller's keys
+   * are out of reach; no_new_privs, so no setuid program inside gains
+   * what the sandbox lacks. Fail closed: without them, nothing runs. */
   if (syscall (SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
     {
-      snprintf (buf, sizeof buf, "K%d", errno);
-      say ((int) fd, buf);
+      snprintf (buf, sizeof buf, "K%d\n", errno);
+      say (status_fd, buf);
       return 125;
     }
-  say ((int) fd, "R");
-  execvp (argv[2], argv + 2);
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    {
+      snprintf (buf, sizeof buf, "K%d\n", errno);
+      say (status_fd, buf);
+      return 125;
+    }
+  if (spec_fd >= 0 && !verify (status_fd, spec_fd, go_fd))
+    return 125;
+  say (status_fd, "R\n");
+  execvp (argv[first], argv + first);
   saved = errno;
-  snprintf (buf, sizeof buf, "E%d", saved);
-  say ((int) fd, buf);
+  snprintf (buf, sizeof buf, "E%d\n", saved);
+  say (status_fd, buf);
   return saved == ENOENT || saved == ENOTDIR ? 127 : 126;
 }

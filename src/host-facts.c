@@ -58,6 +58,21 @@ config_dir_of (const CordonHostFacts *facts)
   return g_build_filename (facts->home, ".config", "cordon", NULL);
 }
 
+/* The caller's own namespaces, so verification can tell the sandbox's
+ * are new. Only on the real host: a fixture root has none. */
+static void
+read_namespaces (CordonHostFacts *facts)
+{
+  for (guint bit = 0; bit < 6 && facts->sysroot[0] == '\0'; bit++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/self/ns/%s", cordon_namespace_name (1u << bit));
+      struct stat st;
+
+      if (stat (path, &st) == 0)
+        facts->ns_inodes[bit] = (guint64) st.st_ino;
+    }
+}
+
 CordonHostFacts *
 cordon_host_facts_new (const char *sysroot,
                        const char * const *envp,
@@ -83,6 +98,7 @@ cordon_host_facts_new (const char *sysroot,
   facts->xdg_runtime_dir = absolute_or (cordon_host_facts_getenv (facts, "XDG_RUNTIME_DIR"), NULL);
   facts->bwrap_path = absolute_or (cordon_host_facts_getenv (facts, "CORDON_BWRAP"), "/usr/bin/bwrap");
   facts->config_dir = config_dir_of (facts);
+  read_namespaces (facts);
   facts->cache_dir = cordon_probe_default_cache_dir ((const char * const *) facts->env);
   wd = g_canonicalize_filename (workdir != NULL ? workdir : cwd, cwd);
   if (facts->sysroot[0] == '\0')
@@ -104,6 +120,7 @@ cordon_host_facts_new (const char *sysroot,
       return NULL;
     }
   facts->workdir = g_steal_pointer (&wd);
+  facts->cwd = g_strdup (cwd);
   facts->paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, path_info_free);
   facts->globs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) g_ptr_array_unref);
@@ -118,6 +135,7 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->sysroot);
   g_free (facts->home);
   g_free (facts->workdir);
+  g_free (facts->cwd);
   g_free (facts->tmpdir);
   g_free (facts->xdg_runtime_dir);
   g_strfreev (facts->env);

@@ -44,6 +44,7 @@ typedef struct
   gid_t gid;
   char *home;
   char *workdir;
+  char *cwd;                /* cordon's own current directory */
   char *tmpdir;
   char *xdg_runtime_dir;    /* NULL when unset */
   char **env;               /* NAME=VALUE, sorted by name */
@@ -53,6 +54,7 @@ typedef struct
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
   GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
   gboolean unix_unreadable;  /* /proc/net/unix could not be read */
+  guint64 ns_inodes[6];     /* the caller's namespaces, by CordonNamespaces bit; 0 unknown */
   char *config_dir;         /* cordon's policies of the user: $XDG_CONFIG_HOME/cordon */
   char *cache_dir;          /* cordon's probe cache, or NULL */
 } CordonHostFacts;

@@ -27,8 +27,11 @@ enum
 {
   FD_ARGS = 3,       /* --args: the options, NUL-separated */
   FD_JSON = 4,       /* --json-status-fd: child pid and exit code */
-  FD_READY = 5,      /* cordon-exec's status: "R", then "E<errno>" on failure */
-  FD_FIRST_FREE = 6,
+  FD_READY = 5,      /* cordon-exec's status lines ("V ...", "W", "R", "E<errno>") */
+  FD_SPEC = 6,       /* cordon-exec's verification spec (sealed memfd) */
+  FD_GO = 7,         /* cordon's word to cordon-exec after the outside checks */
+  FD_FIRST_FREE = 8,
+  N_CHILD_FDS = FD_FIRST_FREE - FD_ARGS,
 };
 
 gboolean
@@ -79,10 +82,9 @@ cordon_launch_find_helper (GError **error)
  * they never appear in a cmdline, and the seals keep anyone who reaches
  * the fd from rewriting them. */
 static int
-options_memfd (const CordonBwrapArgv *options,
-               GError **error)
+sealed_memfd (GBytes *bytes,
+              GError **error)
 {
-  g_autoptr(GBytes) bytes = cordon_bwrap_argv_to_nul (options);
   gsize len = 0;
   const char *data = g_bytes_get_data (bytes, &len);
   int fd = memfd_create ("cordon-bwrap-args", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -129,7 +131,7 @@ static gboolean
 spawn_bwrap (const char *bwrap_path,
              char **argv,
              char **envp,
-             const int fds[3],
+             const int fds[N_CHILD_FDS],
              gboolean own_group,
              pid_t *out_pid,
              GError **error)
@@ -137,19 +139,23 @@ spawn_bwrap (const char *bwrap_path,
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   sigset_t none, all;
-  int high[3] = { -1, -1, -1 };
+  int high[N_CHILD_FDS];
   int rc = 0;
 
-  /* Above 9 first, so no dup2 below overwrites a source still needed. */
-  for (int i = 0; i < 3 && rc == 0; i++)
-    if ((high[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
+  /* Above 9 first, so no dup2 below overwrites a source still needed.
+   * An absent fd (-1: no verification) becomes /dev/null's place-holder. */
+  for (int i = 0; i < N_CHILD_FDS; i++)
+    high[i] = -1;
+  for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
+    if (fds[i] >= 0 && (high[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
       rc = errno;
   posix_spawn_file_actions_init (&actions);
   posix_spawnattr_init (&attr);
   sigemptyset (&none);
   sigfillset (&all);
-  for (int i = 0; i < 3 && rc == 0; i++)
-    rc = posix_spawn_file_actions_adddup2 (&actions, high[i], FD_ARGS + i);
+  for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
+    if (high[i] >= 0)
+      rc = posix_spawn_file_actions_adddup2 (&actions, high[i], FD_ARGS + i);
   if (rc == 0)
     rc = posix_spawn_file_actions_addclosefrom_np (&actions, FD_FIRST_FREE);
   if (rc == 0)
@@ -169,7 +175,7 @@ spawn_bwrap (const char *bwrap_path,
     rc = posix_spawn (out_pid, bwrap_path, &actions, &attr, argv, envp);
   posix_spawn_file_actions_destroy (&actions);
   posix_spawnattr_destroy (&attr);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < N_CHILD_FDS; i++)
     if (high[i] >= 0)
       close (high[i]);
   if (rc != 0)
@@ -190,6 +196,12 @@ build_argv (const CordonLaunchRequest *request)
   g_ptr_array_add (argv, g_strdup ("--"));
   g_ptr_array_add (argv, g_strdup (CORDON_EXEC_SANDBOX_PATH));
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_READY));
+  if (request->verify_spec != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("--verify"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", FD_SPEC));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", FD_GO));
+    }
   for (guint i = 0; request->command[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup (request->command[i]));
   g_ptr_array_add (argv, NULL);
@@ -238,33 +250,45 @@ cordon_launch_start (const CordonLaunchRequest *request,
                      GError **error)
 {
   g_autoptr(CordonBwrapArgv) options = build_options (request);
+  g_autoptr(GBytes) option_bytes = cordon_bwrap_argv_to_nul (options);
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
-  int json[2] = { -1, -1 }, ready[2] = { -1, -1 };
-  int memfd = options_memfd (options, error);
+  int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, go[2] = { -1, -1 };
+  int memfd = sealed_memfd (option_bytes, error);
+  int specfd = -1;
   pid_t pid;
 
   for (guint i = 0; i < request->plan->envp->len; i++)
     envp[i] = g_ptr_array_index (request->plan->envp, i);
   if (memfd < 0)
     return FALSE;
+  if (request->verify_spec != NULL
+      && ((specfd = sealed_memfd (request->verify_spec, error)) < 0 || pipe2 (go, O_CLOEXEC) != 0))
+    {
+      if (specfd >= 0)
+        g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
+      close_fds ((int[]) { memfd, specfd }, 2);
+      return FALSE;
+    }
   if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
-      close_fds ((int[]) { memfd, json[0], json[1], ready[0], ready[1] }, 5);
+      close_fds ((int[]) { memfd, specfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 8);
       return FALSE;
     }
-  if (!spawn_bwrap (request->bwrap_path, argv, envp, (const int[]) { memfd, json[1], ready[1] },
+  if (!spawn_bwrap (request->bwrap_path, argv, envp,
+                    (const int[]) { memfd, json[1], ready[1], specfd, go[0] },
                     has_new_session (request->plan), &pid, error))
     {
-      close_fds ((int[]) { memfd, json[0], json[1], ready[0], ready[1] }, 5);
+      close_fds ((int[]) { memfd, specfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 8);
       return FALSE;
     }
-  close_fds ((int[]) { memfd, json[1], ready[1] }, 3);
+  close_fds ((int[]) { memfd, specfd, json[1], ready[1], go[0] }, 5);
   fcntl (json[0], F_SETFL, O_NONBLOCK);
   fcntl (ready[0], F_SETFL, O_NONBLOCK);
   out_launch->pid = pid;
   out_launch->status_fd = json[0];
   out_launch->ready_fd = ready[0];
+  out_launch->go_fd = go[1];
   return TRUE;
 }

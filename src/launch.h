@@ -24,6 +24,7 @@ typedef struct
   pid_t pid;           /* bwrap, our child */
   int status_fd;       /* read end of bwrap's --json-status-fd */
   int ready_fd;        /* read end of the helper's status pipe */
+  int go_fd;           /* write end of the helper's go pipe, or -1 without verify */
 } CordonLaunch;
 
 typedef struct
@@ -33,6 +34,7 @@ typedef struct
   const CordonPlan *plan;
   const CordonBwrapArgv *argv;        /* rendered options of the plan */
   const char * const *command;
+  GBytes *verify_spec;                /* NULL: run without verification */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,

@@ -22,6 +22,7 @@
 #include "render.h"
 #include "report.h"
 #include "supervisor.h"
+#include "verify.h"
 
 /* 125: cordon itself failed before any command ran (usage, policy, host). */
 #define EXIT_CORDON_FAILED 125
@@ -294,6 +295,8 @@ typedef struct
   char **setenv;
   char **writable;
   gboolean share_net;
+  gboolean no_verify;
+  gboolean verify_only;      /* cordon verify: prove, run nothing */
   char **command;
 } RunOptions;
 
@@ -323,6 +326,8 @@ typedef struct
   CordonPlan *plan;
   CordonProbe *probe;
   CordonBwrapArgv *argv;
+  CordonVerify *verify;
+  gboolean no_verify;
   char *helper;
   const char *report_path;
 } Run;
@@ -332,6 +337,7 @@ run_clear (Run *run)
 {
   cordon_report_clear (&run->report);
   g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
+  g_clear_pointer (&run->verify, cordon_verify_free);
   g_clear_pointer (&run->probe, cordon_probe_free);
   g_clear_pointer (&run->plan, cordon_plan_free);
   g_clear_pointer (&run->facts, cordon_host_facts_free);
@@ -352,6 +358,7 @@ run_finish (Run *run,
   if (run->plan != NULL)
     run->report.proc_mode = cordon_key_info (CORDON_KEY_PROC_MODE)->words[run->plan->proc_mode];
   run->report.probe = run->probe;
+  run->report.verify = run->verify;
   /* Once the command ran, its status is what cordon exits with: a 125
    * here would tell a trial runner the command never ran. */
   if (run->report_path != NULL && !cordon_report_write (&run->report, run->report_path, &error))
@@ -639,6 +646,47 @@ report_outcome (const CordonRunResult *r,
     }
 }
 
+/* Every failed check on stderr, beside the rule it checked. */
+static void
+print_failed_checks (const CordonVerify *verify)
+{
+  for (guint i = 0; i < cordon_verify_n_checks (verify); i++)
+    {
+      const CordonCheck *c = cordon_verify_get_check (verify, i);
+      g_autofree char *where = c->rule.file != NULL ? cordon_location_to_string (&c->rule) : g_strdup ("cordon");
+
+      if (c->done && c->ok)
+        continue;
+      fprintf (stderr, "cordon: verify: %s: %s%s%s: %s\n", where, c->target, c->target[0] != '\0' ? ": " : "",
+               c->expect, !c->done ? "not checked" : c->detail[0] != '\0' ? c->detail : g_strerror (c->err));
+    }
+}
+
+static int
+run_result (Run *run,
+            const CordonRunResult *result,
+            RunOptions *o,
+            guint64 timeout_ms)
+{
+  if (result->outcome == CORDON_OUTCOME_VERIFY_FAILED)
+    {
+      print_failed_checks (run->verify);
+      return run_fail (run, "verify", "a denial of the policy does not hold in this sandbox; "
+                                      "the command did not run");
+    }
+  if (result->outcome == CORDON_OUTCOME_LAUNCH_FAILED && result->keyring_errno != 0)
+    {
+      g_autofree char *msg = g_strdup_printf ("the sandbox could not join a fresh session keyring: %s",
+                                              g_strerror (result->keyring_errno));
+
+      return run_fail (run, "launch", msg);
+    }
+  if (result->outcome == CORDON_OUTCOME_LAUNCH_FAILED)
+    return run_fail (run, "launch", "bwrap failed before the command started (its message is above)");
+  report_outcome (result, o->command[0], timeout_ms);
+  return run_finish (run, result->exit_status);
+}
+
 static int
 run_launch (Run *run,
             RunOptions *o,
@@ -646,13 +694,21 @@ run_launch (Run *run,
             guint64 kill_after_ms)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) spec = NULL;
   CordonLaunchRequest req = { run->facts->bwrap_path, run->helper, run->plan, run->argv,
-                              (const char * const *) o->command };
+                              (const char * const *) o->command, NULL };
   CordonSuperviseOptions sup = { timeout_ms, kill_after_ms,
-                                 (run->plan->namespaces & CORDON_NS_PID) != 0 };
-  CordonLaunch launch = { -1, -1, -1 };
+                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, o->verify_only };
+  CordonLaunch launch = { -1, -1, -1, -1 };
   CordonRunResult result;
 
+  if (!o->no_verify)
+    {
+      run->verify = cordon_verify_new (run->plan, run->facts, (const char * const *) o->command);
+      spec = cordon_verify_get_spec (run->verify);
+      req.verify_spec = spec;
+      sup.verify = run->verify;
+    }
   /* Invariant 3: cordon's own /proc entries (environ, fds, memory) stay
    * unreadable to anything running as the same user, the sandbox too. */
   prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -662,17 +718,7 @@ run_launch (Run *run,
   if (!cordon_supervise (&launch, &sup, &result, &error))
     return run_fail (run, "launch", error->message);
   run->report.result = &result;
-  if (result.outcome == CORDON_OUTCOME_LAUNCH_FAILED && result.keyring_errno != 0)
-    {
-      g_autofree char *msg = g_strdup_printf ("the sandbox could not join a fresh session keyring: %s",
-                                              g_strerror (result.keyring_errno));
-
-      return run_fail (run, "launch", msg);
-    }
-  if (result.outcome == CORDON_OUTCOME_LAUNCH_FAILED)
-    return run_fail (run, "launch", "bwrap failed before the command started (its message is above)");
-  report_outcome (&result, o->command[0], timeout_ms);
-  return run_finish (run, result.exit_status);
+  return run_result (run, &result, o, timeout_ms);
 }
 
 static gboolean
@@ -708,6 +754,8 @@ run_name_degradations (Run *run)
     degrade (run, "the sandbox may outlive cordon (die-with-parent=false)");
   if (g_getenv ("CORDON_EXEC_HELPER") != NULL)
     degrade (run, "exec helper taken from CORDON_EXEC_HELPER");
+  if (run->no_verify)
+    degrade (run, "not verified (--no-verify)");
 }
 
 /* Policy, host facts, plan, bwrap, helper and probe: everything before
@@ -718,6 +766,7 @@ run_prepare (Run *run,
 {
   g_autoptr(GError) error = NULL;
 
+  run->no_verify = o->no_verify;
   if (!run_load_policy (run, o))
     return FALSE;
   run->facts = cordon_host_facts_new ("", (const char * const *) environ, o->workdir, &error);
@@ -773,6 +822,7 @@ cmd_run (int argc,
     { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.setenv, "Set a variable in the sandbox", "NAME=VALUE" },
     { "writable", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.writable, "Also bind this host path writable", "PATH" },
     { "share-net", 0, 0, G_OPTION_ARG_NONE, &o.share_net, "Keep the host network (a degradation)", NULL },
+    { "no-verify", 0, 0, G_OPTION_ARG_NONE, &o.no_verify, "Skip the verification of the sandbox (a degradation)", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.command, NULL, NULL },
     { NULL }
   };

@@ -20,6 +20,8 @@ static const char * const outcome_names[] = {
   [CORDON_OUTCOME_NOT_EXECUTABLE] = "not-executable",
   [CORDON_OUTCOME_LAUNCH_FAILED] = "launch-failed",
   [CORDON_OUTCOME_SIGNALED] = "signaled",
+  [CORDON_OUTCOME_VERIFY_FAILED] = "verify-failed",
+  [CORDON_OUTCOME_VERIFIED] = "verified",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (outcome_names) == CORDON_OUTCOME_MAX);
 
@@ -221,6 +223,42 @@ add_masked (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* Each check of the live sandbox, beside the rule it proves. */
+static void
+add_verification (JsonBuilder *b,
+                  const CordonVerify *verify)
+{
+  json_builder_set_member_name (b, "verification");
+  if (verify == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "passed");
+  json_builder_add_boolean_value (b, cordon_verify_passed (verify));
+  json_builder_set_member_name (b, "checks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < cordon_verify_n_checks (verify); i++)
+    {
+      const CordonCheck *c = cordon_verify_get_check (verify, i);
+      g_autofree char *rule = c->rule.file != NULL ? cordon_location_to_string (&c->rule) : NULL;
+
+      json_builder_begin_object (b);
+      add_string (b, "check", c->id);
+      add_string (b, "target", c->target);
+      add_string (b, "expect", c->expect);
+      add_string (b, "rule", rule);
+      add_string (b, "outcome", !c->done ? "not-run" : c->ok ? "ok" : "fail");
+      json_builder_set_member_name (b, "errno");
+      json_builder_add_int_value (b, c->err);
+      add_string (b, "detail", c->detail);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
 static void
 add_skipped (JsonBuilder *b,
              const CordonPlan *plan)
@@ -328,6 +366,7 @@ cordon_report_to_json (const CordonReport *report)
   add_masked (b, report->plan);
   add_skipped (b, report->plan);
   add_string_array (b, "abstract_sockets", report->plan != NULL ? report->plan->abstract_sockets : NULL);
+  add_verification (b, report->verify);
   add_run (b, report);
   add_failure (b, report);
   add_durations (b, report);

@@ -10,6 +10,7 @@
 #include "policy.h"
 #include "probe.h"
 #include "supervisor.h"
+#include "verify.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,7 @@ typedef struct
   const char *proc_mode;        /* the mode actually used */
   GPtrArray *degradations;      /* char*: "host /proc", ... */
   const CordonRunResult *result;/* NULL when the command never started */
+  const CordonVerify *verify;   /* NULL without verification (--no-verify) */
   const char *failure_reason;   /* usage | policy | host | probe | launch | NULL */
   char *failure_message;
   int exit_status;

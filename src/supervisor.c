@@ -38,12 +38,23 @@ typedef struct
   int exec_errno;
   int keyring_errno;
   int forwarded;
+  gboolean verify_failed;
+  gboolean verified_only;
   pid_t child_pid;
   GString *json;
+  GString *status;
   gint64 t_start;
   gint64 t_ready;
   guint n_killed;
 } Supervisor;
+
+static void
+clear_fd (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
 
 static void
 blocked_set (sigset_t *set)
@@ -325,24 +336,88 @@ on_json (Supervisor *sv)
     sv->child_pid = (pid_t) strtol (at + strlen ("\"child-pid\":"), NULL, 10);
 }
 
+/* The helper waits, stopped before exec, for cordon's own checks on it
+ * from outside. Its pid: with a pid namespace, the child of bwrap's init
+ * (child_pid); without, child_pid itself. */
 static void
-on_ready (Supervisor *sv)
+on_wait (Supervisor *sv)
 {
-  char buf[64];
-  ssize_t n;
+  CordonVerify *v = sv->opts->verify;
+  g_autoptr(GArray) below = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  pid_t helper = sv->child_pid;
+  char word = 'A';
 
-  while (sv->launch->ready_fd >= 0 && (n = read (sv->launch->ready_fd, buf, sizeof buf - 1)) > 0)
+  on_json (sv);
+  if (sv->opts->pid_namespace)
     {
-      buf[n] = '\0';
-      if (!sv->ready && buf[0] == 'R')
+      append_children (sv->child_pid, below);
+      helper = below->len == 1 ? g_array_index (below, pid_t, 0) : 0;
+    }
+  if (v != NULL && helper > 0)
+    cordon_verify_outside (v, helper, sv->launch->pid);
+  if (v == NULL || helper <= 0 || !cordon_verify_passed (v))
+    sv->verify_failed = TRUE;
+  else if (sv->opts->verify_only)
+    sv->verified_only = TRUE;
+  else
+    word = 'G';
+  /* 'G' releases the command; anything else, or no word, stops it. */
+  if (sv->launch->go_fd >= 0 && write (sv->launch->go_fd, &word, 1) != 1)
+    sv->verify_failed = TRUE;
+  clear_fd (&sv->launch->go_fd);
+}
+
+/* One line from cordon-exec. */
+static void
+on_status_line (Supervisor *sv,
+                const char *line)
+{
+  switch (line[0])
+    {
+    case 'R':
+      if (!sv->ready)
         {
           sv->ready = TRUE;
           sv->t_ready = g_get_monotonic_time ();
         }
-      if (strchr (buf, 'E') != NULL)
-        sv->exec_errno = (int) strtol (strchr (buf, 'E') + 1, NULL, 10);
-      if (strchr (buf, 'K') != NULL)
-        sv->keyring_errno = (int) strtol (strchr (buf, 'K') + 1, NULL, 10);
+      break;
+    case 'E':
+      sv->exec_errno = (int) strtol (line + 1, NULL, 10);
+      break;
+    case 'K':
+      sv->keyring_errno = (int) strtol (line + 1, NULL, 10);
+      break;
+    case 'V':
+      /* A result for a check cordon did not ask for is not believed. */
+      if (sv->opts->verify == NULL || !cordon_verify_record (sv->opts->verify, line))
+        sv->verify_failed = TRUE;
+      break;
+    case 'X':
+      sv->verify_failed = TRUE;
+      break;
+    case 'W':
+      on_wait (sv);
+      break;
+    default:
+      sv->verify_failed = TRUE;
+      break;
+    }
+}
+
+static void
+on_ready (Supervisor *sv)
+{
+  char buf[4096];
+  ssize_t n;
+  char *nl;
+
+  while (sv->launch->ready_fd >= 0 && (n = read (sv->launch->ready_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (sv->status, buf, n);
+  while ((nl = memchr (sv->status->str, '\n', sv->status->len)) != NULL)
+    {
+      *nl = '\0';
+      on_status_line (sv, sv->status->str);
+      g_string_erase (sv->status, 0, nl - sv->status->str + 1);
     }
 }
 
@@ -410,13 +485,6 @@ on_signal (Supervisor *sv)
   reap (sv);
 }
 
-static void
-clear_fd (int *fd)
-{
-  if (*fd >= 0)
-    close (*fd);
-  *fd = -1;
-}
 
 static void
 poll_until_done (Supervisor *sv)
@@ -471,6 +539,16 @@ fill_result (Supervisor *sv,
       r->outcome = CORDON_OUTCOME_TIMED_OUT;
       r->exit_status = 124;
     }
+  else if (sv->verify_failed && !sv->ready)
+    {
+      r->outcome = CORDON_OUTCOME_VERIFY_FAILED;
+      r->exit_status = 125;
+    }
+  else if (sv->verified_only)
+    {
+      r->outcome = CORDON_OUTCOME_VERIFIED;
+      r->exit_status = 0;
+    }
   else if (!sv->ready)
     {
       r->outcome = CORDON_OUTCOME_LAUNCH_FAILED;
@@ -507,6 +585,7 @@ cordon_supervise (CordonLaunch *launch,
   sv.opts = options;
   sv.t_start = g_get_monotonic_time ();
   sv.json = g_string_new (NULL);
+  sv.status = g_string_new (NULL);
   blocked_set (&set);
   sv.sigfd = signalfd (-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
   sv.timerfd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -519,6 +598,8 @@ cordon_supervise (CordonLaunch *launch,
       clear_fd (&launch->ready_fd);
       clear_fd (&launch->status_fd);
       g_string_free (sv.json, TRUE);
+      g_string_free (sv.status, TRUE);
+      clear_fd (&launch->go_fd);
       return FALSE;
     }
   if (options->timeout_ms > 0)
@@ -537,6 +618,8 @@ cordon_supervise (CordonLaunch *launch,
   fill_result (&sv, out_result);
   close (sv.sigfd);
   close (sv.timerfd);
+  clear_fd (&launch->go_fd);
   g_string_free (sv.json, TRUE);
+  g_string_free (sv.status, TRUE);
   return TRUE;
 }

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "launch.h"
+#include "verify.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,8 @@ typedef enum
   CORDON_OUTCOME_NOT_EXECUTABLE,/* 126 */
   CORDON_OUTCOME_LAUNCH_FAILED, /* 125: bwrap failed before the command */
   CORDON_OUTCOME_SIGNALED,      /* cordon got a signal before the command started */
+  CORDON_OUTCOME_VERIFY_FAILED, /* 125: a denial did not hold; the command never ran */
+  CORDON_OUTCOME_VERIFIED,      /* 0: cordon verify: every denial held, nothing ran */
   CORDON_OUTCOME_MAX
 } CordonOutcome;
 
@@ -30,6 +33,8 @@ typedef struct
   guint64 timeout_ms;       /* 0: none */
   guint64 kill_after_ms;
   gboolean pid_namespace;   /* the sandbox has its own: bwrap's init is pid 1 */
+  CordonVerify *verify;     /* the checks to prove before release, or NULL */
+  gboolean verify_only;     /* prove, then stop without running the command */
 } CordonSuperviseOptions;
 
 typedef struct

@@ -232,7 +232,7 @@ test_report_lists_every_member_in_schema_order (void **state)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
                        "cordon_version,policy,overrides,probe,proc,degradations,"
-                       "environment,masked,skipped,abstract_sockets,child_pid,exit_status,signal,timed_out,"
+                       "environment,masked,skipped,abstract_sockets,verification,child_pid,exit_status,signal,timed_out,"
                        "outcome,exec_errno,failure,durations_ms");
 }
 
@@ -505,6 +505,7 @@ test_report_names_every_outcome (void **state)
   Fixture *f = *state;
   static const char * const names[] = {
     "exited", "timed-out", "not-found", "not-executable", "launch-failed", "signaled",
+    "verify-failed", "verified",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == CORDON_OUTCOME_MAX);

@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* exec-checks: each check attempts the escape for real and reports what
+ * happened on the status fd as "V<TAB>ID<TAB>ok|fail<TAB>ERRNO<TAB>DETAIL".
+ * A check passes when the attempt fails the way the policy promises.
+ * Details name paths and variable names, never a variable's value. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "exec-checks.h"
+#include "sha256.h"
+
+#define KEYCTL_READ 11
+#define KEY_SPEC_SESSION_KEYRING -3
+
+static void
+put (int fd,
+     const char *text)
+{
+  size_t len = strlen (text);
+
+  while (len > 0)
+    {
+      ssize_t n = write (fd, text, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return;
+      text += n;
+      len -= (size_t) n;
+    }
+}
+
+static void
+result (CordonChecker *ck,
+        const char *id,
+        int ok,
+        int err,
+        const char *detail)
+{
+  char line[1024];
+
+  snprintf (line, sizeof line, "V\t%s\t%s\t%d\t%s\n", id, ok ? "ok" : "fail", err,
+            detail != NULL ? detail : "");
+  put (ck->status_fd, line);
+  if (!ok)
+    ck->failed++;
+}
+
+/* Paths in the spec are %XX-encoded for '%', tab and newline. */
+static void
+decode (char *s)
+{
+  char *out = s;
+
+  for (char *p = s; *p != '\0'; p++)
+    {
+      if (p[0] == '%' && p[1] != '\0' && p[2] != '\0')
+        {
+          char hex[3] = { p[1], p[2], '\0' };
+
+          *out++ = (char) strtol (hex, NULL, 16);
+          p += 2;
+        }
+      else
+        *out++ = *p;
+    }
+  *out = '\0';
+}
+
+/* connect() must fail: a masked socket is /dev/null, which refuses. A
+ * real datagram or seqpacket socket answers EPROTOTYPE to a stream
+ * socket, so each type is tried. */
+static void
+check_socket (CordonChecker *ck,
+              const char *id,
+              const char *path)
+{
+  static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET };
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int err = 0;
+
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      result (ck, id, 0, ENAMETOOLONG, "socket path too long to try");
+      return;
+    }
+  strcpy (addr.sun_path, path);
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    {
+      int fd = socket (AF_UNIX, types[i] | SOCK_CLOEXEC, 0);
+      int rc = fd >= 0 ? connect (fd, (struct sockaddr *) &addr, sizeof addr) : -1;
+
+      err = errno;
+      if (fd >= 0)
+        close (fd);
+      if (rc == 0)
+        {
+          result (ck, id, 0, 0, "connected");
+          return;
+        }
+      if (err != EPROTOTYPE)
+        break;
+    }
+  result (ck, id, 1, err, "");
+}
+
+/* A masked file reads back empty; one that cannot be opened is denied. */
+static void
+check_secret_file (CordonChecker *ck,
+                   const char *id,
+                   const char *path)
+{
+  char byte;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  ssize_t n;
+
+  if (fd < 0)
+    {
+      result (ck, id, 1, errno, "");
+      return;
+    }
+  n = read (fd, &byte, 1);
+  close (fd);
+  result (ck, id, n <= 0, n > 0 ? 0 : errno, n > 0 ? "readable" : "");
+}
+
+/* A masked directory is empty, and nothing can be created in it. */
+static void
+check_secret_dir (CordonChecker *ck,
+                  const char *id,
+                  const char *path)
+{
+  DIR *dir = opendir (path);
+  struct dirent *de;
+  int entries = 0;
+  char probe[4200];
+
+  if (dir == NULL)
+    {
+      result (ck, id, 1, errno, "");
+      return;
+    }
+  while ((de = readdir (dir)) != NULL)
+    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
+      entries++;
+  closedir (dir);
+  if (entries > 0)
+    {
+      result (ck, id, 0, 0, "has entries");
+      return;
+    }
+  snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", path, (int) getpid ());
+  if (mkdir (probe, 0700) == 0)
+    {
+      rmdir (probe);
+      result (ck, id, 0, 0, "writable");
+      return;
+    }
+  result (ck, id, 1, errno, "");
+}
+
+/* Outside the writable paths, no file can be created. */
+static void
+check_read_only (CordonChecker *ck,
+                 const char *id,
+                 const char *path)
+{
+  char probe[4200];
+  int fd;
+
+  snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", strcmp (path, "/") == 0 ? "" : path,
+            (int) getpid ());
+  fd = open (probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0)
+    {
+      close (fd);
+      unlink (probe);
+      result (ck, id, 0, 0, "a file could be created");
+      return;
+    }
+  result (ck, id, 1, errno, "");
+}
+
+static void
+check_namespace (CordonChecker *ck,
+                 const char *id,
+                 const char *name,
+                 const char *host_inode)
+{
+  char path[64];
+  struct stat st;
+
+  snprintf (path, sizeof path, "/proc/self/ns/%s", name);
+  if (stat (path, &st) != 0 && access ("/proc/self", F_OK) != 0)
+    {
+      result (ck, id, 1, 0, "no /proc inside: checked from outside");
+      return;
+    }
+  if (stat (path, &st) != 0)
+    {
+      result (ck, id, 0, errno, "cannot read the namespace");
+      return;
+    }
+  result (ck, id, (unsigned long) st.st_ino != strtoul (host_inode, NULL, 10), 0,
+          (unsigned long) st.st_ino == strtoul (host_inode, NULL, 10) ? "the host's namespace" : "");
+}
+
+static void
+add_to (char ***list,
+        size_t *n,
+        const char *value)
+{
+  *list = realloc (*list, (*n + 1) * sizeof (char *));
+  if (*list == NULL)
+    abort ();
+  (*list)[(*n)++] = strdup (value);
+}
+
+void
+cordon_checker_run_line (CordonChecker *ck,
+                         char *line)
+{
+  char *f[4] = { NULL, NULL, NULL, NULL };
+  size_t n = 0;
+
+  for (char *save = NULL, *tok = strtok_r (line, "\t", &save); tok != NULL && n < 4;
+       tok = strtok_r (NULL, "\t", &save))
+    f[n++] = tok;
+  for (size_t i = 1; i < n; i++)
+    decode (f[i]);
+  if (n == 3 && strcmp (f[0], "socket") == 0)
+    check_socket (ck, f[1], f[2]);
+  else if (n == 3 && strcmp (f[0], "secret-file") == 0)
+    check_secret_file (ck, f[1], f[2]);
+  else if (n == 3 && strcmp (f[0], "secret-dir") == 0)
+    check_secret_dir (ck, f[1], f[2]);
+  else if (n == 3 && strcmp (f[0], "read-only") == 0)
+    check_read_only (ck, f[1], f[2]);
+  else if (n == 4 && strcmp (f[0], "namespace") == 0)
+    check_namespace (ck, f[1], f[2], f[3]);
+  else if (n == 2 && strcmp (f[0], "env-allow") == 0)
+    add_to (&ck->allowed, &ck->n_allowed, f[1]);
+  else if (n == 2 && strcmp (f[0], "digest") == 0)
+    add_to (&ck->digests, &ck->n_digests, f[1]);
+  else if (n == 1 && strcmp (f[0], "pid-namespace") == 0)
+    ck->pid_ns_new = 1;
+  else if (n == 1 && strcmp (f[0], "host-proc") == 0)
+    ck->host_proc = 1;
+  else if (n >= 1)
+    result (ck, "spec", 0, EINVAL, f[0]);
+}
+
+extern char **environ;
+
+static int
+listed (char **list,
+        size_t n,
+        const char *value)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (list[i], value) == 0)
+      return 1;
+  return 0;
+}
+
+/* Only allowed names in the environment the command will get. */
+static void
+check_environ (CordonChecker *ck)
+{
+  for (char **e = environ; *e != NULL; e++)
+    {
+      size_t len = strcspn (*e, "=");
+      char name[256];
+
+      snprintf (name, sizeof name, "%.*s", (int) (len < 255 ? len : 255), *e);
+      if (!listed (ck->allowed, ck->n_allowed, name))
+        {
+          char detail[300];
+
+          snprintf (detail, sizeof detail, "%s is set", name);
+          result (ck, "environ", 0, 0, detail);
+          return;
+        }
+    }
+  result (ck, "environ", 1, 0, "");
+}
+
+/* Does a NUL-separated file hold an entry (a value after '=' when
+ * `after_eq`) whose digest is one of a dropped variable's value? */
+static int
+file_holds_digest (CordonChecker *ck,
+                   const char *path,
+                   int after_eq)
+{
+  static char buf[1 << 20];
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n, total = 0;
+
+  if (fd < 0)
+    return 0;
+  while (total < (ssize_t) sizeof buf - 1 && (n = read (fd, buf + total, sizeof buf - 1 - (size_t) total)) > 0)
+    total += n;
+  close (fd);
+  buf[total] = '\0';
+  for (char *p = buf; p < buf + total; p += strlen (p) + 1)
+    {
+      char *value = after_eq && strchr (p, '=') != NULL ? strchr (p, '=') + 1 : p;
+      char hex[65];
+
+      cordon_sha256_hex (value, strlen (value), hex);
+      if (listed (ck->digests, ck->n_digests, hex))
+        return 1;
+    }
+  return 0;
+}
+
+/* No value of a dropped variable anywhere the sandbox can read: every
+ * /proc/PID/environ and /proc/PID/cmdline it sees (bwrap's own among
+ * them: --clearenv alone would leave them in bwrap's /proc/1/environ). */
+static int
+in_my_pid_ns (const char *pid)
+{
+  char path[300];
+  struct stat mine, theirs;
+
+  snprintf (path, sizeof path, "/proc/%s/ns/pid", pid);
+  return stat ("/proc/self/ns/pid", &mine) == 0 && stat (path, &theirs) == 0
+         && mine.st_ino == theirs.st_ino;
+}
+
+static void
+check_dropped_values (CordonChecker *ck)
+{
+  DIR *proc = opendir ("/proc");
+  struct dirent *de;
+
+  while (proc != NULL && (de = readdir (proc)) != NULL)
+    {
+      char path[300];
+
+      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+        continue;
+      /* Under the host's /proc (a named degradation) the host's other
+       * processes show: the sandbox's own are what this check is about. */
+      if (ck->host_proc && !in_my_pid_ns (de->d_name))
+        continue;
+      snprintf (path, sizeof path, "/proc/%s/environ", de->d_name);
+      if (file_holds_digest (ck, path, 1))
+        {
+          closedir (proc);
+          result (ck, "dropped-values", 0, 0, path);
+          return;
+        }
+      snprintf (path, sizeof path, "/proc/%s/cmdline", de->d_name);
+      if (file_holds_digest (ck, path, 0))
+        {
+          closedir (proc);
+          result (ck, "dropped-values", 0, 0, path);
+          return;
+        }
+    }
+  if (proc != NULL)
+    closedir (proc);
+  result (ck, "dropped-values", 1, 0, "");
+}
+
+/* Only 0-2 and cordon-exec's own: nothing the caller held open. */
+static void
+check_fds (CordonChecker *ck,
+           const int *own,
+           size_t n_own)
+{
+  DIR *dir = opendir ("/proc/self/fd");
+  struct dirent *de;
+  int self = dir != NULL ? dirfd (dir) : -1;
+  char detail[64] = "";
+
+  while (dir != NULL && (de = readdir (dir)) != NULL)
+    {
+      int fd = atoi (de->d_name), ours = fd <= 2 || fd == self;
+
+      if (de->d_name[0] == '.')
+        continue;
+      for (size_t i = 0; i < n_own; i++)
+        ours = ours || fd == own[i];
+      if (!ours && detail[0] == '\0')
+        snprintf (detail, sizeof detail, "fd %d is open", fd);
+    }
+  if (dir != NULL)
+    closedir (dir);
+  result (ck, "fds", detail[0] == '\0', 0, detail);
+}
+
+static int
+status_field (const char *field,
+              char *out,
+              size_t size)
+{
+  FILE *f = fopen ("/proc/self/status", "re");
+  char line[256];
+  size_t len = strlen (field);
+  int found = 0;
+
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    if (strncmp (line, field, len) == 0 && line[len] == ':')
+      {
+        snprintf (out, size, "%s", line + len + 1 + strspn (line + len + 1, " \t"));
+        out[strcspn (out, "\n")] = '\0';
+        found = 1;
+        break;
+      }
+  if (f != NULL)
+    fclose (f);
+  return found;
+}
+
+static void
+check_credentials (CordonChecker *ck)
+{
+  char cap[64] = "", nnp[16] = "";
+
+  status_field ("CapEff", cap, sizeof cap);
+  status_field ("NoNewPrivs", nnp, sizeof nnp);
+  result (ck, "capabilities", strspn (cap, "0") == strlen (cap) && cap[0] != '\0', 0,
+          cap[0] != '\0' && strspn (cap, "0") != strlen (cap) ? "CapEff is not 0" : "");
+  result (ck, "no-new-privs", strcmp (nnp, "1") == 0, 0, strcmp (nnp, "1") == 0 ? "" : "NoNewPrivs is not 1");
+}
+
+static void
+check_mount (CordonChecker *ck)
+{
+  if (mount ("cordon-verify", "/dev", "tmpfs", MS_NOSUID | MS_NODEV, NULL) == 0)
+    {
+      umount ("/dev");
+      result (ck, "mount", 0, 0, "mount() succeeded");
+      return;
+    }
+  result (ck, "mount", 1, errno, "");
+}
+
+/* TIOCSTI on every terminal the sandbox holds must be refused: it would
+ * push input into the caller's terminal (CVE-2017-5226). */
+static void
+check_tiocsti (CordonChecker *ck)
+{
+  for (int fd = 0; fd <= 2; fd++)
+    {
+      char nul = '\0';
+
+      if (isatty (fd) && ioctl (fd, TIOCSTI, &nul) == 0)
+        {
+          result (ck, "tiocsti", 0, 0, "TIOCSTI accepted on a terminal");
+          return;
+        }
+    }
+  result (ck, "tiocsti", 1, 0, "");
+}
+
+/* The session keyring is the fresh, empty one cordon-exec joined. */
+static void
+check_keyring (CordonChecker *ck)
+{
+  char ids[64];
+  long n = syscall (SYS_keyctl, KEYCTL_READ, KEY_SPEC_SESSION_KEYRING, ids, sizeof ids);
+
+  result (ck, "keyring", n <= 0, n < 0 ? errno : 0, n > 0 ? "the session keyring holds keys" : "");
+}
+
+/* With a pid namespace of its own, the sandbox sees only its processes. */
+static void
+check_processes (CordonChecker *ck)
+{
+  struct stat mine, theirs;
+  DIR *proc;
+  struct dirent *de;
+
+  if (!ck->pid_ns_new || stat ("/proc/self/ns/pid", &mine) != 0)
+    return;
+  if (ck->host_proc)
+    {
+      result (ck, "processes", 1, 0, "the host's /proc shows the host's processes: a named degradation");
+      return;
+    }
+  proc = opendir ("/proc");
+  while (proc != NULL && (de = readdir (proc)) != NULL)
+    {
+      char path[300];
+
+      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "/proc/%s/ns/pid", de->d_name);
+      if (stat (path, &theirs) == 0 && theirs.st_ino != mine.st_ino)
+        {
+          closedir (proc);
+          result (ck, "processes", 0, 0, "a process outside the sandbox is visible");
+          return;
+        }
+    }
+  if (proc != NULL)
+    closedir (proc);
+  result (ck, "processes", 1, 0, "");
+}
+
+void
+cordon_checker_run_fixed (CordonChecker *ck,
+                          const int *own_fds,
+                          size_t n_own_fds)
+{
+  check_environ (ck);
+  check_mount (ck);
+  check_tiocsti (ck);
+  check_keyring (ck);
+  if (access ("/proc/self/status", R_OK) != 0)
+    {
+      /* No /proc inside ([proc] mode=none): cordon makes these checks
+       * from outside, on this very process, before releasing it. */
+      static const char * const outside[] = { "dropped-values", "fds", "capabilities",
+                                               "no-new-privs", "processes" };
+
+      for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
+        result (ck, outside[i], 1, 0, "no /proc inside: checked from outside");
+      return;
+    }
+  check_dropped_values (ck);
+  check_fds (ck, own_fds, n_own_fds);
+  check_credentials (ck);
+  check_processes (ck);
+}

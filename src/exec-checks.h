@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* exec-checks: the escape attempts cordon-exec makes inside the sandbox,
+ * as the sandbox, before the command runs (invariant 9). Plain libc. */
+#pragma once
+
+#include <stddef.h>
+
+typedef struct
+{
+  int status_fd;      /* results go here, one line each */
+  int failed;         /* checks that failed */
+  char **allowed;     /* environment names that may be set */
+  size_t n_allowed;
+  char **digests;     /* sha256 hex of values that must appear nowhere */
+  size_t n_digests;
+  int pid_ns_new;     /* only the sandbox's processes may be visible */
+  int host_proc;      /* /proc is the host's, read-only (a named degradation) */
+} CordonChecker;
+
+/* Runs one line of the spec (see verify.c); unknown lines fail. */
+void cordon_checker_run_line (CordonChecker *ck,
+                              char *line);
+/* The checks every sandbox gets, whatever the spec lists. */
+void cordon_checker_run_fixed (CordonChecker *ck,
+                               const int *own_fds,
+                               size_t n_own_fds);

@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* verify: the expected denials of a plan, and the record of each attempt.
+ *
+ * Building the spec and recording results is pure (plan, facts and the
+ * helper's lines in, checks out). The outside checks read /proc/PID of
+ * the helper that waits, stopped before exec, for cordon's word: they
+ * are the only I/O here. One failed check and the command never runs. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "path-util.h"
+#include "verify.h"
+
+/* Values shorter than this are not searched for: they are not secrets,
+ * and would match ordinary text ("1", "C", "/bin"). */
+#define MIN_SECRET_LEN 8
+
+struct _CordonVerify
+{
+  GPtrArray *checks;        /* CordonCheck */
+  GString *spec;
+  GPtrArray *allowed;       /* names that may be in an environment */
+  GPtrArray *digests;       /* sha256 hex of dropped values */
+  GPtrArray *mask_dests;    /* every mask's mount point */
+  guint namespaces;
+  guint64 host_ns[6];
+};
+
+static void
+check_free (gpointer p)
+{
+  CordonCheck *c = p;
+
+  g_free (c->id);
+  g_free (c->target);
+  g_free (c->expect);
+  g_free (c->detail);
+  g_free (c);
+}
+
+static CordonCheck *
+add_check (CordonVerify *v,
+           const char *id,
+           const char *target,
+           const char *expect,
+           const CordonOp *op)
+{
+  CordonCheck *c = g_new0 (CordonCheck, 1);
+
+  c->id = g_strdup (id);
+  c->target = g_strdup (target != NULL ? target : "");
+  c->expect = g_strdup (expect);
+  c->key = op != NULL ? op->key : CORDON_KEY_INVALID;
+  if (op != NULL)
+    c->rule = op->rule;
+  g_ptr_array_add (v->checks, c);
+  return c;
+}
+
+/* Paths go into the spec %XX-encoded for '%', tab and newline. */
+static void
+append_encoded (GString *out,
+                const char *path)
+{
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '%' || *p == '\t' || *p == '\n')
+      g_string_append_printf (out, "%%%02X", (guchar) *p);
+    else
+      g_string_append_c (out, *p);
+}
+
+static void
+spec_line (CordonVerify *v,
+           const char *kind,
+           const char *id,
+           const char *path)
+{
+  g_string_append_printf (v->spec, "%s\t%s\t", kind, id);
+  append_encoded (v->spec, path);
+  g_string_append_c (v->spec, '\n');
+}
+
+static void
+add_mask_checks (CordonVerify *v,
+                 const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      gboolean socket = op->key == CORDON_KEY_SOCKETS_MASK || op->key == CORDON_KEY_SOCKETS_MASK_LISTENING;
+
+      if (op->kind == CORDON_OP_MASK_FILE && socket)
+        {
+          spec_line (v, "socket", id, op->dest);
+          add_check (v, id, op->dest, "connect() is refused", op);
+        }
+      else if (op->kind == CORDON_OP_MASK_FILE)
+        {
+          spec_line (v, "secret-file", id, op->dest);
+          add_check (v, id, op->dest, "reads back empty or is denied", op);
+        }
+      else if (op->kind == CORDON_OP_MASK_DIR)
+        {
+          spec_line (v, "secret-dir", id, op->dest);
+          add_check (v, id, op->dest, "is empty and read-only", op);
+        }
+      else if (op->kind == CORDON_OP_RO_BIND)
+        {
+          spec_line (v, "read-only", id, op->dest);
+          add_check (v, id, op->dest, "no file can be created", op);
+        }
+      if (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR)
+        g_ptr_array_add (v->mask_dests, g_strdup (op->dest));
+    }
+}
+
+static void
+add_namespace_checks (CordonVerify *v,
+                      const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      guint bit = 0;
+
+      if (op->kind != CORDON_OP_UNSHARE)
+        continue;
+      while ((1u << bit) != op->ns)
+        bit++;
+      if (v->host_ns[bit] == 0)
+        continue;   /* the host's own is unknown: nothing to compare */
+      g_string_append_printf (v->spec, "namespace\t%s\t%s\t%" G_GUINT64_FORMAT "\n", id,
+                              cordon_namespace_name (op->ns), v->host_ns[bit]);
+      add_check (v, id, cordon_namespace_name (op->ns), "is new, not the host's", op);
+    }
+  if (plan->namespaces & CORDON_NS_PID)
+    g_string_append (v->spec, "pid-namespace\n");
+  if (plan->proc_mode == CORDON_PROC_HOST_RO)
+    g_string_append (v->spec, "host-proc\n");
+}
+
+static gboolean
+value_is_legitimate (const CordonPlan *plan,
+                     const CordonHostFacts *facts,
+                     const char *value,
+                     const char * const *command)
+{
+  for (guint i = 0; i < plan->envp->len; i++)
+    {
+      const char *kv = g_ptr_array_index (plan->envp, i);
+      const char *eq = strchr (kv, '=');
+
+      if (eq != NULL && g_str_equal (eq + 1, value))
+        return TRUE;
+    }
+  for (guint i = 0; command != NULL && command[i] != NULL; i++)
+    if (g_str_equal (command[i], value))
+      return TRUE;
+  /* bwrap sets PWD to the directory it changes to; a shell (a wrapper
+   * around bwrap) exports the directory it started in. Neither is secret. */
+  return (plan->workdir != NULL && g_str_equal (plan->workdir, value))
+         || (facts->cwd != NULL && g_str_equal (facts->cwd, value));
+}
+
+/* Variables a shell sets and exports by itself (a wrapper script around
+ * bwrap re-creates them): paths and counters, not secrets. */
+static const char * const shell_bookkeeping[] = { "PWD", "OLDPWD", "SHLVL", "_", NULL };
+
+/* The names that may be set, and the digests of the values that must
+ * appear nowhere: the helper compares digests, so it never holds a
+ * secret. A dropped value that is also a passed value or an argument of
+ * the command is not searched for: it is there by the caller's will. */
+static void
+add_environment (CordonVerify *v,
+                 const CordonPlan *plan,
+                 const CordonHostFacts *facts,
+                 const char * const *command)
+{
+  /* bwrap itself sets PWD, to the workdir, when it changes to it. */
+  g_ptr_array_add (v->allowed, g_strdup ("PWD"));
+  g_string_append (v->spec, "env-allow\tPWD\n");
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    {
+      const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
+      const char *value = d->passed ? NULL : cordon_host_facts_getenv (facts, d->name);
+      g_autofree char *hex = NULL;
+
+      if (d->passed)
+        {
+          g_ptr_array_add (v->allowed, g_strdup (d->name));
+          g_string_append_printf (v->spec, "env-allow\t%s\n", d->name);
+          continue;
+        }
+      if (value == NULL || strlen (value) < MIN_SECRET_LEN || value_is_legitimate (plan, facts, value, command)
+          || g_strv_contains (shell_bookkeeping, d->name))
+        continue;
+      hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256, value, -1);
+      if (!g_ptr_array_find_with_equal_func (v->digests, hex, g_str_equal, NULL))
+        {
+          g_string_append_printf (v->spec, "digest\t%s\n", hex);
+          g_ptr_array_add (v->digests, g_steal_pointer (&hex));
+        }
+    }
+}
+
+static const struct
+{
+  const char *id;
+  const char *expect;
+} fixed_checks[] = {
+  { "environ", "only allowed variable names are set" },
+  { "mount", "mount() is refused" },
+  { "tiocsti", "TIOCSTI is refused on every terminal" },
+  { "keyring", "the session keyring is fresh and empty" },
+  { "dropped-values", "no dropped variable's value is in any /proc/PID/environ or cmdline" },
+  { "fds", "only fds 0-2 and cordon's own are open" },
+  { "capabilities", "CapEff is 0" },
+  { "no-new-privs", "NoNewPrivs is 1" },
+  { "processes", "only the sandbox's processes are visible" },
+  { "outside-environ", "bwrap's and the helper's environments hold only allowed names" },
+  { "outside-status", "seen from outside: CapEff 0, NoNewPrivs 1" },
+  { "outside-namespaces", "seen from outside: every unshared namespace is new" },
+  { "outside-fds", "seen from outside: only fds 0-2 and cordon's own" },
+  { "outside-masks", "seen from outside: every mask is mounted" },
+};
+
+CordonVerify *
+cordon_verify_new (const CordonPlan *plan,
+                   const CordonHostFacts *facts,
+                   const char * const *command)
+{
+  CordonVerify *v = g_new0 (CordonVerify, 1);
+
+  v->checks = g_ptr_array_new_with_free_func (check_free);
+  v->spec = g_string_new (NULL);
+  v->allowed = g_ptr_array_new_with_free_func (g_free);
+  v->digests = g_ptr_array_new_with_free_func (g_free);
+  v->mask_dests = g_ptr_array_new_with_free_func (g_free);
+  v->namespaces = plan->namespaces;
+  memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
+  add_mask_checks (v, plan);
+  add_namespace_checks (v, plan);
+  add_environment (v, plan, facts, command);
+  for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
+    if (!g_str_equal (fixed_checks[i].id, "processes") || (plan->namespaces & CORDON_NS_PID))
+      add_check (v, fixed_checks[i].id, "", fixed_checks[i].expect, NULL);
+  return v;
+}
+
+void
+cordon_verify_free (CordonVerify *v)
+{
+  if (v == NULL)
+    return;
+  g_ptr_array_unref (v->checks);
+  g_string_free (v->spec, TRUE);
+  g_ptr_array_unref (v->allowed);
+  g_ptr_array_unref (v->digests);
+  g_ptr_array_unref (v->mask_dests);
+  g_free (v);
+}
+
+GBytes *
+cordon_verify_get_spec (const CordonVerify *v)
+{
+  return g_bytes_new (v->spec->str, v->spec->len);
+}
+
+static CordonCheck *
+find_check (const CordonVerify *v,
+            const char *id)
+{
+  for (guint i = 0; i < v->checks->len; i++)
+    if (g_str_equal (((CordonCheck *) g_ptr_array_index (v->checks, i))->id, id))
+      return g_ptr_array_index (v->checks, i);
+  return NULL;
+}
+
+static void
+set_outcome (CordonCheck *c,
+             gboolean ok,
+             int err,
+             const char *detail)
+{
+  /* A check reported twice keeps its worst outcome. */
+  if (c->done && !c->ok)
+    return;
+  c->done = TRUE;
+  c->ok = ok;
+  c->err = err;
+  g_free (c->detail);
+  c->detail = g_strdup (detail);
+}
+
+/* One "V<TAB>ID<TAB>ok|fail<TAB>ERRNO<TAB>DETAIL" line of the helper.
+ * FALSE for a line that names no known check: the sandbox is not to be
+ * believed about checks cordon did not ask for. */
+gboolean
+cordon_verify_record (CordonVerify *v,
+                      const char *line)
+{
+  g_auto(GStrv) f = g_strsplit (line, "\t", 5);
+  CordonCheck *c;
+
+  if (g_strv_length (f) < 4 || !g_str_equal (f[0], "V") || (c = find_check (v, f[1])) == NULL)
+    return FALSE;
+  set_outcome (c, g_str_equal (f[2], "ok"), (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
+  return TRUE;
+}
+
+/* Every check has run, and none failed. A check the helper never
+ * reported counts as failed: silence proves nothing. */
+gboolean
+cordon_verify_passed (const CordonVerify *v)
+{
+  for (guint i = 0; i < v->checks->len; i++)
+    {
+      const CordonCheck *c = g_ptr_array_index (v->checks, i);
+
+      if (!c->done || !c->ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+guint
+cordon_verify_n_checks (const CordonVerify *v)
+{
+  return v->checks->len;
+}
+
+const CordonCheck *
+cordon_verify_get_check (const CordonVerify *v,
+                         guint i)
+{
+  g_return_val_if_fail (i < v->checks->len, NULL);
+  return g_ptr_array_index (v->checks, i);
+}
+
+/* --- from outside, on /proc/PID of the waiting helper ----------------- */
+
+static char *
+proc_read (pid_t pid,
+           const char *what,
+           gsize *out_len)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, what);
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, out_len, NULL))
+    return NULL;
+  return text;
+}
+
+/* Names outside the allowlist, or a value whose digest is a dropped
+ * one, in the NUL-separated environment of `pid`. */
+static char *
+environ_problem (CordonVerify *v,
+                 pid_t pid)
+{
+  gsize len = 0;
+  g_autofree char *env = proc_read (pid, "environ", &len);
+
+  if (env == NULL)
+    return g_strdup_printf ("cannot read /proc/%d/environ", (int) pid);
+  for (const char *p = env; p < env + len; p += strlen (p) + 1)
+    {
+      const char *eq = strchr (p, '=');
+      g_autofree char *name = g_strndup (p, eq != NULL ? (gsize) (eq - p) : strlen (p));
+      g_autofree char *hex = eq != NULL ? g_compute_checksum_for_string (G_CHECKSUM_SHA256, eq + 1, -1) : NULL;
+
+      if (!g_ptr_array_find_with_equal_func (v->allowed, name, g_str_equal, NULL))
+        return g_strdup_printf ("%s is set in /proc/%d/environ", name, (int) pid);
+      if (hex != NULL && g_ptr_array_find_with_equal_func (v->digests, hex, g_str_equal, NULL))
+        return g_strdup_printf ("a dropped value is in /proc/%d/environ", (int) pid);
+    }
+  return NULL;
+}
+
+static char *
+status_problem (pid_t pid)
+{
+  g_autofree char *status = proc_read (pid, "status", NULL);
+  const char *cap = status != NULL ? strstr (status, "\nCapEff:\t") : NULL;
+  const char *nnp = status != NULL ? strstr (status, "\nNoNewPrivs:\t") : NULL;
+
+  if (cap == NULL || nnp == NULL)
+    return g_strdup ("cannot read CapEff and NoNewPrivs");
+  if (strspn (cap + strlen ("\nCapEff:\t"), "0") != 16)
+    return g_strdup ("CapEff is not 0");
+  if (nnp[strlen ("\nNoNewPrivs:\t")] != '1')
+    return g_strdup ("NoNewPrivs is not 1");
+  return NULL;
+}
+
+static char *
+namespaces_problem (CordonVerify *v,
+                    pid_t pid)
+{
+  for (guint bit = 0; bit < 6; bit++)
+    {
+      g_autofree char *path = NULL;
+      struct stat st;
+
+      if (!(v->namespaces & (1u << bit)) || v->host_ns[bit] == 0)
+        continue;
+      path = g_strdup_printf ("/proc/%d/ns/%s", (int) pid, cordon_namespace_name (1u << bit));
+      if (stat (path, &st) != 0)
+        return g_strdup_printf ("cannot read %s", path);
+      if ((guint64) st.st_ino == v->host_ns[bit])
+        return g_strdup_printf ("the %s namespace is the host's", cordon_namespace_name (1u << bit));
+    }
+  return NULL;
+}
+
+/* 0-2, and the helper's status and go fds (5 and 7: see launch.c). */
+static char *
+fds_problem (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/fd", (int) pid);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return g_strdup_printf ("cannot list %s", path);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      long fd = strtol (name, NULL, 10);
+
+      if (fd > 2 && fd != 5 && fd != 7)
+        return g_strdup_printf ("fd %ld is open", fd);
+    }
+  return NULL;
+}
+
+/* Each mask is a mount point in the sandbox's mount table: bwrap did
+ * not skip it. mountinfo shows points relative to the process's root. */
+static char *
+masks_problem (CordonVerify *v,
+               pid_t pid)
+{
+  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
+  g_autoptr(GHashTable) points = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) lines = NULL;
+
+  if (info == NULL)
+    return g_strdup ("cannot read the sandbox's mountinfo");
+  lines = g_strsplit (info, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 6);
+
+      if (g_strv_length (f) >= 5)
+        g_hash_table_add (points, g_strcompress (f[4]));
+    }
+  for (guint i = 0; i < v->mask_dests->len; i++)
+    {
+      const char *dest = g_ptr_array_index (v->mask_dests, i);
+
+      if (!g_hash_table_contains (points, dest))
+        return g_strdup_printf ("%s is not a mount point", dest);
+    }
+  return NULL;
+}
+
+static void
+outside_result (CordonVerify *v,
+                const char *id,
+                char *problem)
+{
+  CordonCheck *c = find_check (v, id);
+
+  if (c != NULL)
+    set_outcome (c, problem == NULL, 0, problem != NULL ? problem : "");
+  g_free (problem);
+}
+
+void
+cordon_verify_outside (CordonVerify *v,
+                       pid_t helper,
+                       pid_t bwrap)
+{
+  char *problem = environ_problem (v, bwrap);
+
+  if (problem == NULL)
+    problem = environ_problem (v, helper);
+  outside_result (v, "outside-environ", problem);
+  outside_result (v, "outside-status", status_problem (helper));
+  outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
+  outside_result (v, "outside-fds", fds_problem (helper));
+  outside_result (v, "outside-masks", masks_problem (v, helper));
+}

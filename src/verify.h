@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* verify: what the live sandbox must prove before the command runs
+ * (invariant 9). From the plan it writes the spec cordon-exec attempts
+ * inside (every masked socket and secret, read-only places, namespaces,
+ * environment names, digests of dropped values), records each result
+ * beside the rule it checks, and makes cordon's own checks from outside
+ * on /proc/PID of the waiting helper. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+#include "host-facts.h"
+#include "plan.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *id;              /* spec id, or a fixed name such as "fds" */
+  char *target;          /* what was tried: a path, a namespace, "" */
+  char *expect;          /* one line: what must hold */
+  CordonKey key;         /* the rule checked, or CORDON_KEY_INVALID */
+  CordonLocation rule;
+  gboolean done;
+  gboolean ok;
+  int err;
+  char *detail;
+} CordonCheck;
+
+typedef struct _CordonVerify CordonVerify;
+
+CordonVerify *cordon_verify_new (const CordonPlan *plan,
+                                 const CordonHostFacts *facts,
+                                 const char * const *command);
+void cordon_verify_free (CordonVerify *verify);
+GBytes *cordon_verify_get_spec (const CordonVerify *verify);
+gboolean cordon_verify_record (CordonVerify *verify,
+                               const char *line);
+void cordon_verify_outside (CordonVerify *verify,
+                            pid_t helper,
+                            pid_t bwrap);
+gboolean cordon_verify_passed (const CordonVerify *verify);
+guint cordon_verify_n_checks (const CordonVerify *verify);
+const CordonCheck *cordon_verify_get_check (const CordonVerify *verify,
+                                            guint i);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonVerify, cordon_verify_free)
+
+G_END_DECLS
