@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-verify: the spec cordon hands cordon-exec, and how results are
+ * recorded. A check the helper never reports, or one it reports that
+ * cordon did not ask for, fails the run. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "fixture-host.h"
+#include "sha256.h"
+#include "verify.h"
+
+static CordonPlan *
+plan_of (FixtureHost *host,
+         const char *text)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = fixture_load_text (text, diags, NULL);
+
+  assert_non_null (policy);
+  return fixture_compile (host, policy, NULL);
+}
+
+static char *
+spec_text (const CordonVerify *v)
+{
+  g_autoptr(GBytes) spec = cordon_verify_get_spec (v);
+
+  return g_strndup (g_bytes_get_data (spec, NULL), g_bytes_get_size (spec));
+}
+
+static void
+test_verify_asks_for_every_mask_and_read_only_place (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\n"
+                                                "[secrets]\nmask=${HOME}/.netrc;${HOME}/.ssh\n"
+                                                "[sockets]\nmask=@docker\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+
+  assert_non_null (strstr (spec, "secret-file\t"));
+  assert_non_null (strstr (spec, "\t/home/alice/.netrc\n"));
+  assert_non_null (strstr (spec, "secret-dir\t"));
+  assert_non_null (strstr (spec, "\t/home/alice/.ssh\n"));
+  assert_non_null (strstr (spec, "socket\t"));
+  assert_non_null (strstr (spec, "\t/run/docker.sock\n"));
+  assert_non_null (strstr (spec, "read-only\t"));
+}
+
+static void
+test_verify_lists_allowed_names_and_digests_never_values (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[environment]\nallow=PATH\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "/evil.so", -1);
+
+  assert_non_null (strstr (spec, "env-allow\tPATH\n"));
+  assert_null (strstr (spec, FIXTURE_SECRET_VALUE));
+  assert_null (strstr (spec, "/evil.so"));
+  /* LD_PRELOAD=/evil.so is dropped and long enough to be searched for. */
+  assert_non_null (strstr (spec, digest));
+}
+
+static void
+test_verify_does_not_search_for_short_or_passed_values (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[environment]\nallow=PATH\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+  g_autofree char *hunter2 = g_compute_checksum_for_string (G_CHECKSUM_SHA256, FIXTURE_SECRET_VALUE, -1);
+
+  /* "hunter2" has 7 bytes: not searched (it would match ordinary text). */
+  assert_null (strstr (spec, hunter2));
+}
+
+static void
+test_verify_passes_only_when_every_check_reported_ok (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+
+  for (guint i = 0; i + 1 < cordon_verify_n_checks (v); i++)
+    {
+      g_autofree char *line = g_strdup_printf ("V\t%s\tok\t0\t", cordon_verify_get_check (v, i)->id);
+
+      assert_true (cordon_verify_record (v, line));
+    }
+  /* One check never reported: silence proves nothing. */
+  assert_false (cordon_verify_passed (v));
+  {
+    guint last = cordon_verify_n_checks (v) - 1;
+    g_autofree char *line = g_strdup_printf ("V\t%s\tok\t0\t", cordon_verify_get_check (v, last)->id);
+
+    assert_true (cordon_verify_record (v, line));
+  }
+  assert_true (cordon_verify_passed (v));
+}
+
+static void
+test_verify_keeps_a_failure_even_if_reported_ok_later (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  const CordonCheck *c = cordon_verify_get_check (v, 0);
+  g_autofree char *fail = g_strdup_printf ("V\t%s\tfail\t0\treadable", c->id);
+  g_autofree char *ok = g_strdup_printf ("V\t%s\tok\t0\t", c->id);
+
+  assert_true (cordon_verify_record (v, fail));
+  assert_true (cordon_verify_record (v, ok));
+  assert_false (c->ok);
+  assert_string_equal (c->detail, "readable");
+}
+
+static void
+test_verify_refuses_a_result_for_a_check_it_did_not_ask_for (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+
+  assert_false (cordon_verify_record (v, "V\tno-such-check\tok\t0\t"));
+  assert_false (cordon_verify_record (v, "garbage"));
+}
+
+static void
+test_verify_ties_each_mask_check_to_its_rule (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+
+  for (guint i = 0; i < cordon_verify_n_checks (v); i++)
+    {
+      const CordonCheck *c = cordon_verify_get_check (v, i);
+
+      if (g_str_equal (c->target, "/home/alice/.netrc"))
+        {
+          assert_int_equal (c->key, CORDON_KEY_SECRETS_MASK);
+          assert_int_equal (c->rule.line, 2);
+          return;
+        }
+    }
+  fail_msg ("no check for the masked .netrc");
+}
+
+static void
+test_sha256_of_the_helper_matches_glib (void **state)
+{
+  static const char * const inputs[] = {
+    "", "abc", "a value of fifty-six bytes, to cross one padding edge!!",
+    "0123456789012345678901234567890123456789012345678901234567890123456789", NULL
+  };
+
+  for (guint i = 0; inputs[i] != NULL; i++)
+    {
+      char mine[65];
+      g_autofree char *theirs = g_compute_checksum_for_string (G_CHECKSUM_SHA256, inputs[i], -1);
+
+      cordon_sha256_hex (inputs[i], strlen (inputs[i]), mine);
+      assert_string_equal (mine, theirs);
+    }
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
+    T (test_verify_asks_for_every_mask_and_read_only_place),
+    T (test_verify_lists_allowed_names_and_digests_never_values),
+    T (test_verify_does_not_search_for_short_or_passed_values),
+    T (test_verify_passes_only_when_every_check_reported_ok),
+    T (test_verify_keeps_a_failure_even_if_reported_ok_later),
+    T (test_verify_refuses_a_result_for_a_check_it_did_not_ask_for),
+    T (test_verify_ties_each_mask_check_to_its_rule),
+    cmocka_unit_test (test_sha256_of_the_helper_matches_glib),
+#undef T
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
