@@ -914,6 +914,7 @@ cordon_compile (const CordonPolicy *policy,
       || !add_environment (&c, error))
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
+  plan->seccomp = (CordonSeccompProfile) cordon_policy_get_num (policy, CORDON_KEY_SECCOMP_PROFILE);
   /* A shared network reaches every abstract socket of the host: no mount
    * can hide those, so they are at least listed (invariant 8). */
   for (guint i = 0; !(plan->namespaces & CORDON_NS_NET) && facts->abstract_sockets != NULL

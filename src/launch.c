@@ -21,6 +21,7 @@
 
 #include "cordon-error.h"
 #include "launch.h"
+#include "seccomp-filter.h"
 
 /* The fds bwrap is given, at fixed numbers in the child. */
 enum
@@ -30,7 +31,8 @@ enum
   FD_READY = 5,      /* cordon-exec's status lines ("V ...", "W", "R", "E<errno>") */
   FD_SPEC = 6,       /* cordon-exec's verification spec (sealed memfd) */
   FD_GO = 7,         /* cordon's word to cordon-exec after the outside checks */
-  FD_FIRST_FREE = 8,
+  FD_SECCOMP = 8,    /* --seccomp: the filter's BPF (sealed memfd) */
+  FD_FIRST_FREE = 9,
   N_CHILD_FDS = FD_FIRST_FREE - FD_ARGS,
 };
 
@@ -223,6 +225,12 @@ build_options (const CordonLaunchRequest *request)
                            cordon_bwrap_argv_get (request->argv, i));
   cordon_bwrap_argv_add_many (options, -1, "--ro-bind", request->helper_path,
                               CORDON_EXEC_SANDBOX_PATH, "--json-status-fd", json_fd, NULL);
+  if (request->plan->seccomp == CORDON_SECCOMP_DEFAULT)
+    {
+      g_autofree char *seccomp_fd = g_strdup_printf ("%d", FD_SECCOMP);
+
+      cordon_bwrap_argv_add_many (options, -1, "--seccomp", seccomp_fd, NULL);
+    }
   return options;
 }
 
@@ -255,7 +263,7 @@ cordon_launch_start (const CordonLaunchRequest *request,
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
   int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, go[2] = { -1, -1 };
   int memfd = sealed_memfd (option_bytes, error);
-  int specfd = -1;
+  int specfd = -1, filterfd = -1;
   pid_t pid;
 
   for (guint i = 0; i < request->plan->envp->len; i++)
@@ -270,20 +278,25 @@ cordon_launch_start (const CordonLaunchRequest *request,
       close_fds ((int[]) { memfd, specfd }, 2);
       return FALSE;
     }
+  if (request->plan->seccomp == CORDON_SECCOMP_DEFAULT && (filterfd = cordon_seccomp_memfd (error)) < 0)
+    {
+      close_fds ((int[]) { memfd, specfd, go[0], go[1] }, 4);
+      return FALSE;
+    }
   if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
-      close_fds ((int[]) { memfd, specfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 8);
+      close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 9);
       return FALSE;
     }
   if (!spawn_bwrap (request->bwrap_path, argv, envp,
-                    (const int[]) { memfd, json[1], ready[1], specfd, go[0] },
+                    (const int[]) { memfd, json[1], ready[1], specfd, go[0], filterfd },
                     has_new_session (request->plan), &pid, error))
     {
-      close_fds ((int[]) { memfd, specfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 8);
+      close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 9);
       return FALSE;
     }
-  close_fds ((int[]) { memfd, specfd, json[1], ready[1], go[0] }, 5);
+  close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0] }, 6);
   fcntl (json[0], F_SETFL, O_NONBLOCK);
   fcntl (ready[0], F_SETFL, O_NONBLOCK);
   out_launch->pid = pid;

@@ -71,6 +71,7 @@ typedef struct
   CordonProcMode proc_mode;
   CordonProcFallback proc_fallback;
   guint64 timeout;
+  CordonSeccompProfile seccomp;
 } CordonPlan;
 
 CordonPlan *cordon_plan_new (const char *policy_name);

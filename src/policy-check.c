@@ -295,10 +295,23 @@ check_authority (const CordonPolicy *policy,
           "die-with-parent=false: the sandbox may outlive cordon");
 }
 
+static void
+check_seccomp (const CordonPolicy *policy,
+               CordonDiagnostics *diags)
+{
+  const CordonItem *profile = cordon_policy_get (policy, CORDON_KEY_SECCOMP_PROFILE);
+
+  if (profile != NULL && profile->num == CORDON_SECCOMP_NONE)
+    diag (diags, CORDON_SEVERITY_WARNING, profile,
+          "profile=none: the sandbox may use keyrings, TIOCSTI, nested user namespaces "
+          "and every kernel interface");
+}
+
 void
 cordon_policy_check (const CordonPolicy *policy,
                      CordonDiagnostics *diags)
 {
+  check_seccomp (policy, diags);
   check_env_allow (policy, diags);
   check_env_set (policy, diags);
   check_filesystem (policy, diags);

@@ -8,12 +8,13 @@
 
 const char * const cordon_policy_sections[] = {
   "policy", "environment", "filesystem", "sockets", "secrets",
-  "namespaces", "proc", "limits", NULL
+  "namespaces", "proc", "limits", "seccomp", NULL
 };
 
 static const char * const root_words[] = { "read-only", "minimal", NULL };
 static const char * const proc_words[] = { "private", "host-ro", "none", NULL };
 static const char * const fallback_words[] = { "refuse", "host-ro", "none", NULL };
+static const char * const seccomp_words[] = { "default", "none", NULL };
 /* Index i is the namespace bit 1 << i. */
 static const char * const namespace_words[] = {
   "user", "ipc", "pid", "net", "uts", "cgroup", NULL
@@ -75,6 +76,9 @@ static const CordonKeyInfo key_table[CORDON_KEY_MAX] = {
   SCALAR (CORDON_KEY_LIMITS_TIMEOUT, "limits", "timeout",
           CORDON_VALUE_UINT, NULL, 0, 7 * 24 * 3600,
           "seconds before the sandbox is killed; 0 for none"),
+  SCALAR (CORDON_KEY_SECCOMP_PROFILE, "seccomp", "profile",
+          CORDON_VALUE_ENUM, seccomp_words, CORDON_SECCOMP_DEFAULT, 0,
+          "the system-call filter of the sandbox"),
 };
 
 const CordonKeyInfo *

@@ -275,9 +275,10 @@ cordon_render_explain (const CordonPlan *plan,
                           plan->workdir != NULL ? plan->workdir : "(none)");
   if (plan->description != NULL)
     g_string_append_printf (out, "  %s\n", plan->description);
-  g_string_append_printf (out, "proc: %s, fallback %s; timeout: %s\n\n",
+  g_string_append_printf (out, "proc: %s, fallback %s; timeout: %s; seccomp: %s\n\n",
                           proc_mode_name (plan->proc_mode),
-                          proc_fallback_name (plan->proc_fallback), timeout);
+                          proc_fallback_name (plan->proc_fallback), timeout,
+                          cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
   explain_ops (out, plan, argv);
   explain_skips (out, plan);
   explain_env (out, plan);
@@ -423,6 +424,8 @@ cordon_render_json (const CordonPlan *plan,
   json_builder_add_string_value (b, proc_mode_name (plan->proc_mode));
   json_builder_set_member_name (b, "proc_fallback");
   json_builder_add_string_value (b, proc_fallback_name (plan->proc_fallback));
+  json_builder_set_member_name (b, "seccomp");
+  json_builder_add_string_value (b, cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
   json_builder_set_member_name (b, "timeout");
   json_builder_add_int_value (b, (gint64) plan->timeout);
   json_builder_end_object (b);

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* seccomp-filter: the default profile. Each rule closes a path that the mount
+ * rules cannot:
+ *   keyctl, add_key, request_key -> EPERM: the kernel keyrings are shared
+ *     with the caller's user (Kerberos tickets, other keys). The one call
+ *     allowed is joining a new session keyring, which cordon-exec makes.
+ *   ioctl TIOCSTI, TIOCLINUX -> EPERM, compared on the low 32 bits of the
+ *     request (the kernel ignores the high ones: CVE-2019-10063): pushing
+ *     input into the caller's terminal (CVE-2017-5226).
+ *   fsopen, fsconfig, fsmount, fspick, move_mount, open_tree,
+ *     mount_setattr -> ENOSYS: the new mount API widens the kernel surface.
+ *   clone3 -> ENOSYS: its flags sit in memory a filter cannot read; libc
+ *     falls back to clone, whose flags it can.
+ *   unshare and clone with CLONE_NEWUSER -> EPERM: no nested user
+ *     namespace, the usual first step of a kernel exploit.
+ *   ptrace, perf_event_open, bpf, userfaultfd, kexec_*, *_module, acct,
+ *     syslog, quotactl -> EPERM: debugging, tracing and kernel control.
+ *   personality with ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT
+ *     or READ_IMPLIES_EXEC -> EPERM: each weakens the address space.
+ *   socket of a family other than unix, inet, inet6, netlink ->
+ *     EAFNOSUPPORT (AF_PACKET, AF_BLUETOOTH, AF_VSOCK...). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "seccomp-filter.h"
+
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#define TIOCSTI_REQUEST 0x5412
+#define TIOCLINUX_REQUEST 0x541C
+
+typedef struct
+{
+  const char *name;
+  int err;
+} Blocked;
+
+static const Blocked blocked[] = {
+  { "add_key", EPERM }, { "request_key", EPERM },
+  { "fsopen", ENOSYS }, { "fsconfig", ENOSYS }, { "fsmount", ENOSYS }, { "fspick", ENOSYS },
+  { "move_mount", ENOSYS }, { "open_tree", ENOSYS }, { "mount_setattr", ENOSYS },
+  { "clone3", ENOSYS },
+  { "ptrace", EPERM }, { "perf_event_open", EPERM }, { "bpf", EPERM }, { "userfaultfd", EPERM },
+  { "kexec_load", EPERM }, { "kexec_file_load", EPERM }, { "init_module", EPERM },
+  { "finit_module", EPERM }, { "delete_module", EPERM }, { "acct", EPERM },
+  { "syslog", EPERM }, { "quotactl", EPERM },
+};
+
+/* A name this libseccomp or architecture does not know is skipped: there
+ * is then no such call to block. */
+static int
+add_errno (scmp_filter_ctx ctx,
+           const char *name,
+           int err,
+           unsigned int n_args,
+           const struct scmp_arg_cmp *args)
+{
+  int nr = seccomp_syscall_resolve_name (name);
+
+  if (nr == __NR_SCMP_ERROR)
+    return 0;
+  return seccomp_rule_add_array (ctx, SCMP_ACT_ERRNO ((unsigned int) err), nr, n_args, args);
+}
+
+/* ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT, READ_IMPLIES_EXEC */
+static const scmp_datum_t personality_flags[] = { 0x0040000, 0x0100000, 0x0200000, 0x0400000 };
+
+static int
+add_argument_rules (scmp_filter_ctx ctx)
+{
+  static const int other_families[] = { 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15 };
+  struct scmp_arg_cmp a;
+  int rc = 0;
+
+  a = SCMP_A0 (SCMP_CMP_NE, KEYCTL_JOIN_SESSION_KEYRING);
+  rc = rc ?: add_errno (ctx, "keyctl", EPERM, 1, &a);
+  a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCSTI_REQUEST);
+  rc = rc ?: add_errno (ctx, "ioctl", EPERM, 1, &a);
+  a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX_REQUEST);
+  rc = rc ?: add_errno (ctx, "ioctl", EPERM, 1, &a);
+  a = SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER);
+  rc = rc ?: add_errno (ctx, "unshare", EPERM, 1, &a);
+  rc = rc ?: add_errno (ctx, "clone", EPERM, 1, &a);
+  /* libseccomp takes one comparison per argument in a rule: each flag
+   * that weakens the address space is a rule of its own. */
+  for (guint i = 0; i < G_N_ELEMENTS (personality_flags); i++)
+    {
+      a = SCMP_A0 (SCMP_CMP_MASKED_EQ, personality_flags[i], personality_flags[i]);
+      rc = rc ?: add_errno (ctx, "personality", EPERM, 1, &a);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (other_families); i++)
+    {
+      a = SCMP_A0 (SCMP_CMP_EQ, (scmp_datum_t) other_families[i]);
+      rc = rc ?: add_errno (ctx, "socket", EAFNOSUPPORT, 1, &a);
+    }
+  a = SCMP_A0 (SCMP_CMP_GT, AF_NETLINK);
+  rc = rc ?: add_errno (ctx, "socket", EAFNOSUPPORT, 1, &a);
+  return rc;
+}
+
+static int
+build (scmp_filter_ctx ctx)
+{
+  int rc = 0;
+
+  /* The compat ABIs of x86_64: a 32-bit or x32 program inside would
+   * otherwise reach every call through them. */
+  if (seccomp_arch_native () == SCMP_ARCH_X86_64)
+    {
+      rc = seccomp_arch_add (ctx, SCMP_ARCH_X86);
+      rc = rc ?: seccomp_arch_add (ctx, SCMP_ARCH_X32);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (blocked) && rc == 0; i++)
+    rc = add_errno (ctx, blocked[i].name, blocked[i].err, 0, NULL);
+  return rc ?: add_argument_rules (ctx);
+}
+
+/* The filter as BPF in a sealed memfd, positioned at 0 for bwrap. */
+int
+cordon_seccomp_memfd (GError **error)
+{
+  scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
+  int fd = memfd_create ("cordon-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  int rc = ctx == NULL || fd < 0 ? -ENOMEM : build (ctx);
+
+  if (rc == 0)
+    rc = seccomp_export_bpf (ctx, fd);
+  if (ctx != NULL)
+    seccomp_release (ctx);
+  if (rc == 0 && (fcntl (fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0
+                  || lseek (fd, 0, SEEK_SET) != 0))
+    rc = -errno;
+  if (rc != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot build the seccomp filter: %s",
+                   g_strerror (-rc));
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  return fd;
+}

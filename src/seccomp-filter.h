@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* seccomp-filter: the system-call filter the sandbox runs under (invariant 4),
+ * built with libseccomp for the native ABI and its compat ABIs, exported
+ * as BPF into a sealed memfd that bwrap loads with --seccomp. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+int cordon_seccomp_memfd (GError **error);
+
+G_END_DECLS
