@@ -230,6 +230,44 @@ add_to (char ***list,
   (*list)[(*n)++] = strdup (value);
 }
 
+/* Each call the filter blocks, attempted for real: the errno must be
+ * the filter's. Without the filter they would succeed or fail otherwise
+ * (a new user namespace, a packet socket, ENOTTY from a plain ioctl). */
+static void
+expect_errno (CordonChecker *ck,
+              const char *id,
+              long rc,
+              int want)
+{
+  char detail[96];
+
+  if (rc >= 0)
+    close ((int) rc);
+  snprintf (detail, sizeof detail, "expected errno %d, got %s %d", want,
+            rc >= 0 ? "success" : "errno", rc >= 0 ? 0 : errno);
+  result (ck, id, rc < 0 && errno == want, rc < 0 ? errno : 0, rc < 0 && errno == want ? "" : detail);
+}
+
+static void
+check_seccomp (CordonChecker *ck)
+{
+  long rc;
+
+  rc = syscall (SYS_add_key, "user", "cordon-verify", "x", (size_t) 1, KEY_SPEC_SESSION_KEYRING);
+  expect_errno (ck, "seccomp-keyring", rc, EPERM);
+  /* TIOCSTI with high bits set: the kernel ignores them (CVE-2019-10063). */
+  rc = syscall (SYS_ioctl, 0, 0x100005412UL, "");
+  expect_errno (ck, "seccomp-tiocsti", rc, EPERM);
+  rc = syscall (SYS_fsopen, "tmpfs", 0);
+  expect_errno (ck, "seccomp-mount-api", rc, ENOSYS);
+  rc = syscall (SYS_clone3, NULL, 0);
+  expect_errno (ck, "seccomp-clone3", rc, ENOSYS);
+  rc = syscall (SYS_unshare, 0x10000000 /* CLONE_NEWUSER */);
+  expect_errno (ck, "seccomp-userns", rc, EPERM);
+  rc = socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0);
+  expect_errno (ck, "seccomp-socket-family", rc, EAFNOSUPPORT);
+}
+
 void
 cordon_checker_run_line (CordonChecker *ck,
                          char *line)
@@ -260,6 +298,8 @@ cordon_checker_run_line (CordonChecker *ck,
     ck->pid_ns_new = 1;
   else if (n == 1 && strcmp (f[0], "host-proc") == 0)
     ck->host_proc = 1;
+  else if (n == 1 && strcmp (f[0], "seccomp") == 0)
+    check_seccomp (ck);
   else if (n >= 1)
     result (ck, "spec", 0, EINVAL, f[0]);
 }

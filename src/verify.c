@@ -119,6 +119,19 @@ add_mask_checks (CordonVerify *v,
     }
 }
 
+static const struct
+{
+  const char *id;
+  const char *expect;
+} seccomp_checks[] = {
+  { "seccomp-keyring", "add_key fails with EPERM" },
+  { "seccomp-tiocsti", "TIOCSTI with the high 32 bits set fails with EPERM" },
+  { "seccomp-mount-api", "fsopen fails with ENOSYS" },
+  { "seccomp-clone3", "clone3 fails with ENOSYS" },
+  { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM" },
+  { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT" },
+};
+
 static void
 add_namespace_checks (CordonVerify *v,
                       const CordonPlan *plan)
@@ -143,6 +156,12 @@ add_namespace_checks (CordonVerify *v,
     g_string_append (v->spec, "pid-namespace\n");
   if (plan->proc_mode == CORDON_PROC_HOST_RO)
     g_string_append (v->spec, "host-proc\n");
+  if (plan->seccomp == CORDON_SECCOMP_DEFAULT)
+    {
+      g_string_append (v->spec, "seccomp\n");
+      for (guint i = 0; i < G_N_ELEMENTS (seccomp_checks); i++)
+        add_check (v, seccomp_checks[i].id, "", seccomp_checks[i].expect, NULL);
+    }
 }
 
 static gboolean
