@@ -28,9 +28,9 @@ enum
 {
   FD_ARGS = 3,       /* --args: the options, NUL-separated */
   FD_JSON = 4,       /* --json-status-fd: child pid and exit code */
-  FD_READY = 5,      /* cordon-exec's status lines ("V ...", "W", "R", "E<errno>") */
+  FD_READY = CORDON_EXEC_STATUS_FD, /* cordon-exec's status lines ("V ...", "W", "R", "E<errno>") */
   FD_SPEC = 6,       /* cordon-exec's verification spec (sealed memfd) */
-  FD_GO = 7,         /* cordon's word to cordon-exec after the outside checks */
+  FD_GO = CORDON_EXEC_GO_FD, /* cordon's word to cordon-exec after the outside checks */
   FD_SECCOMP = 8,    /* --seccomp: the filter's BPF (sealed memfd) */
   FD_FIRST_FREE = 9,
   N_CHILD_FDS = FD_FIRST_FREE - FD_ARGS,

@@ -19,6 +19,10 @@ G_BEGIN_DECLS
  * bwrap makes (--dev), so the mount point can be created under any root. */
 #define CORDON_EXEC_SANDBOX_PATH "/dev/.cordon-exec"
 
+/* The helper's own fds in the sandbox: its status and go pipes. */
+#define CORDON_EXEC_STATUS_FD 5
+#define CORDON_EXEC_GO_FD 7
+
 typedef struct
 {
   pid_t pid;           /* bwrap, our child */

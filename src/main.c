@@ -676,7 +676,8 @@ run_result (Run *run,
     }
   if (result->outcome == CORDON_OUTCOME_LAUNCH_FAILED && result->keyring_errno != 0)
     {
-      g_autofree char *msg = g_strdup_printf ("the sandbox could not join a fresh session keyring: %s",
+      g_autofree char *msg = g_strdup_printf ("the sandbox could not join a fresh session keyring "
+                                              "or set no_new_privs: %s",
                                               g_strerror (result->keyring_errno));
 
       return run_fail (run, "launch", msg);
@@ -918,14 +919,21 @@ cmd_verify (int argc,
   if (!parse_options (ctx, &argc, &argv))
     return EXIT_CORDON_FAILED;
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL)
-    return fail ("verify: name exactly one policy");
+    return fail ("usage: verify: name exactly one policy");
   o.policy = g_strdup (rest[0]);
   o.command = g_strdupv ((char *[]) { (char *) "true", NULL });
   o.verify_only = TRUE;
   run.report_path = o.report;
+  if (o.report != NULL && !report_dir_is_writable (o.report))
+    {
+      run.report_path = NULL;
+      return run_fail (&run, "usage", "cannot write the report: its directory is missing or not writable");
+    }
   if (!run_prepare (&run, &o))
     return EXIT_CORDON_FAILED;
-  status = run_launch (&run, &o, 0, 5000);
+  /* A check that hangs (a reachable socket that never answers) must not
+   * hold cordon verify for ever. */
+  status = run_launch (&run, &o, 60000, 5000);
   if (run.verify != NULL)
     print_check_table (run.verify);
   return status;

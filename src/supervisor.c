@@ -355,7 +355,8 @@ on_wait (Supervisor *sv)
     }
   if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
-  if (v == NULL || helper <= 0 || !cordon_verify_passed (v))
+  /* A bogus or unasked result seen earlier fails the run too. */
+  if (v == NULL || helper <= 0 || sv->verify_failed || !cordon_verify_passed (v))
     sv->verify_failed = TRUE;
   else if (sv->opts->verify_only)
     sv->verified_only = TRUE;
@@ -539,7 +540,7 @@ fill_result (Supervisor *sv,
       r->outcome = CORDON_OUTCOME_TIMED_OUT;
       r->exit_status = 124;
     }
-  else if (sv->verify_failed && !sv->ready)
+  else if (sv->verify_failed && (!sv->ready || sv->opts->verify_only))
     {
       r->outcome = CORDON_OUTCOME_VERIFY_FAILED;
       r->exit_status = 125;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "launch.h"
 #include "path-util.h"
 #include "verify.h"
 
@@ -438,7 +439,7 @@ namespaces_problem (CordonVerify *v,
   return NULL;
 }
 
-/* 0-2, and the helper's status and go fds (5 and 7: see launch.c). */
+/* 0-2, and the helper's status and go fds. */
 static char *
 fds_problem (pid_t pid)
 {
@@ -452,7 +453,7 @@ fds_problem (pid_t pid)
     {
       long fd = strtol (name, NULL, 10);
 
-      if (fd > 2 && fd != 5 && fd != 7)
+      if (fd > 2 && fd != CORDON_EXEC_STATUS_FD && fd != CORDON_EXEC_GO_FD)
         return g_strdup_printf ("fd %ld is open", fd);
     }
   return NULL;
