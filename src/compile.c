@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "caps.h"
 #include "env-filter.h"
 #include "path-util.h"
 #include "policy-vars.h"
@@ -93,6 +94,25 @@ add_namespaces (Compiler *c)
       }
 }
 
+/* [capabilities] keep=: each named capability stays, in order, once. */
+static void
+add_kept_caps (Compiler *c)
+{
+  GPtrArray *keep = cordon_policy_get_list (c->policy, CORDON_KEY_CAPS_KEEP);
+
+  for (guint i = 0; i < keep->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (keep, i);
+      g_autofree char *name = NULL;
+      guint bit;
+
+      if (!cordon_caps_parse (it->text, &bit, &name) || (c->plan->keep_caps & (G_GUINT64_CONSTANT (1) << bit)))
+        continue;
+      c->plan->keep_caps |= G_GUINT64_CONSTANT (1) << bit;
+      cordon_plan_add_op (c->plan, CORDON_OP_CAP_ADD, name, NULL, it, "a capability the policy keeps");
+    }
+}
+
 static void
 add_session_ops (Compiler *c)
 {
@@ -113,6 +133,7 @@ add_session_ops (Compiler *c)
   if (c->facts->uid == 0)
     cordon_plan_add_op (c->plan, CORDON_OP_CAP_DROP_ALL, NULL, NULL, NULL,
                         "root caller: the sandbox holds no capability");
+  add_kept_caps (c);
 }
 
 static const char * const minimal_entries[] = {
@@ -915,6 +936,12 @@ cordon_compile (const CordonPolicy *policy,
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
   plan->seccomp = (CordonSeccompProfile) cordon_policy_get_num (policy, CORDON_KEY_SECCOMP_PROFILE);
+  for (guint i = 0; i < cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW)->len; i++)
+    g_ptr_array_add (plan->seccomp_allow,
+                     g_strdup (((CordonItem *) g_ptr_array_index (cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW), i))->text));
+  for (guint i = 0; i < cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_DENY)->len; i++)
+    g_ptr_array_add (plan->seccomp_deny,
+                     g_strdup (((CordonItem *) g_ptr_array_index (cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_DENY), i))->text));
   /* A shared network reaches every abstract socket of the host: no mount
    * can hide those, so they are at least listed (invariant 8). */
   for (guint i = 0; !(plan->namespaces & CORDON_NS_NET) && facts->abstract_sockets != NULL

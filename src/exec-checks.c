@@ -314,6 +314,8 @@ cordon_checker_run_line (CordonChecker *ck,
     ck->host_proc = 1;
   else if (n == 1 && strcmp (f[0], "seccomp") == 0)
     check_seccomp (ck);
+  else if (n == 2 && strcmp (f[0], "capeff") == 0)
+    ck->cap_eff = strtoull (f[1], NULL, 16);
   else if (n >= 1)
     result (ck, "spec", 0, EINVAL, f[0]);
 }
@@ -489,8 +491,16 @@ check_credentials (CordonChecker *ck)
 
   status_field ("CapEff", cap, sizeof cap);
   status_field ("NoNewPrivs", nnp, sizeof nnp);
-  result (ck, "capabilities", strspn (cap, "0") == strlen (cap) && cap[0] != '\0', 0,
-          cap[0] != '\0' && strspn (cap, "0") != strlen (cap) ? "CapEff is not 0" : "");
+  {
+    /* Exactly what the policy keeps ([capabilities] keep=), 0 by default. */
+    unsigned long long eff = strtoull (cap, NULL, 16);
+    int ok = cap[0] != '\0' && eff == ck->cap_eff;
+    char detail[64];
+
+    snprintf (detail, sizeof detail, "CapEff is %s, expected %016llx", cap[0] != '\0' ? cap : "unreadable",
+              ck->cap_eff);
+    result (ck, "capabilities", ok, 0, ok ? "" : detail);
+  }
   result (ck, "no-new-privs", strcmp (nnp, "1") == 0, 0, strcmp (nnp, "1") == 0 ? "" : "NoNewPrivs is not 1");
 }
 

@@ -15,6 +15,7 @@ typedef struct
   size_t n_digests;
   int pid_ns_new;     /* only the sandbox's processes may be visible */
   int host_proc;      /* /proc is the host's, read-only (a named degradation) */
+  unsigned long long cap_eff; /* the capabilities the policy keeps */
 } CordonChecker;
 
 /* Runs one line of the spec (see verify.c); unknown lines fail. */

@@ -225,7 +225,7 @@ build_options (const CordonLaunchRequest *request)
                            cordon_bwrap_argv_get (request->argv, i));
   cordon_bwrap_argv_add_many (options, -1, "--ro-bind", request->helper_path,
                               CORDON_EXEC_SANDBOX_PATH, "--json-status-fd", json_fd, NULL);
-  if (request->plan->seccomp == CORDON_SECCOMP_DEFAULT)
+  if (request->plan->seccomp != CORDON_SECCOMP_NONE)
     {
       g_autofree char *seccomp_fd = g_strdup_printf ("%d", FD_SECCOMP);
 
@@ -278,7 +278,7 @@ cordon_launch_start (const CordonLaunchRequest *request,
       close_fds ((int[]) { memfd, specfd }, 2);
       return FALSE;
     }
-  if (request->plan->seccomp == CORDON_SECCOMP_DEFAULT && (filterfd = cordon_seccomp_memfd (error)) < 0)
+  if (request->plan->seccomp != CORDON_SECCOMP_NONE && (filterfd = cordon_seccomp_memfd (request->plan, error)) < 0)
     {
       close_fds ((int[]) { memfd, specfd, go[0], go[1] }, 4);
       return FALSE;

@@ -46,6 +46,8 @@ cordon_plan_new (const char *policy_name)
   plan->env_decisions = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_env_decision_free);
   plan->envp = g_ptr_array_new_with_free_func (g_free);
   plan->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
+  plan->seccomp_allow = g_ptr_array_new_with_free_func (g_free);
+  plan->seccomp_deny = g_ptr_array_new_with_free_func (g_free);
   return plan;
 }
 
@@ -61,6 +63,8 @@ cordon_plan_free (CordonPlan *plan)
   g_ptr_array_unref (plan->env_decisions);
   g_ptr_array_unref (plan->envp);
   g_ptr_array_unref (plan->abstract_sockets);
+  g_ptr_array_unref (plan->seccomp_allow);
+  g_ptr_array_unref (plan->seccomp_deny);
   g_free (plan->workdir);
   g_free (plan);
 }
@@ -131,7 +135,7 @@ const char *
 cordon_op_kind_name (CordonOpKind kind)
 {
   static const char * const names[CORDON_OP_MAX] = {
-    "unshare", "new-session", "die-with-parent", "cap-drop", "ro-bind", "bind",
+    "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
     "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir",
   };
 

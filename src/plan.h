@@ -17,6 +17,7 @@ typedef enum
   CORDON_OP_NEW_SESSION,
   CORDON_OP_DIE_WITH_PARENT,
   CORDON_OP_CAP_DROP_ALL,
+  CORDON_OP_CAP_ADD,          /* src: the capability, CAP_NAME */
   CORDON_OP_RO_BIND,          /* src -> dest, read-only */
   CORDON_OP_BIND,             /* src -> dest, writable */
   CORDON_OP_SYMLINK,          /* src is the link text, dest the link */
@@ -72,6 +73,9 @@ typedef struct
   CordonProcFallback proc_fallback;
   guint64 timeout;
   CordonSeccompProfile seccomp;
+  GPtrArray *seccomp_allow;   /* system call names taken out of the profile */
+  GPtrArray *seccomp_deny;    /* system call names refused beyond it */
+  guint64 keep_caps;          /* capability bits the sandbox keeps */
 } CordonPlan;
 
 CordonPlan *cordon_plan_new (const char *policy_name);

@@ -300,11 +300,26 @@ check_seccomp (const CordonPolicy *policy,
                CordonDiagnostics *diags)
 {
   const CordonItem *profile = cordon_policy_get (policy, CORDON_KEY_SECCOMP_PROFILE);
+  const CordonItem *session = cordon_policy_get (policy, CORDON_KEY_NS_NEW_SESSION);
+  GPtrArray *allow = cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW);
+  GPtrArray *keep = cordon_policy_get_list (policy, CORDON_KEY_CAPS_KEEP);
 
   if (profile != NULL && profile->num == CORDON_SECCOMP_NONE)
     diag (diags, CORDON_SEVERITY_WARNING, profile,
           "profile=none: the sandbox may use keyrings, TIOCSTI, nested user namespaces "
           "and every kernel interface");
+  /* Without its own session the sandbox shares the caller's terminal;
+   * then only the filter's TIOCSTI rule stands between them. */
+  if (profile != NULL && profile->num == CORDON_SECCOMP_NONE && session != NULL && !session->num)
+    diag (diags, CORDON_SEVERITY_WARNING, session,
+          "new-session=false and seccomp profile=none: nothing stops TIOCSTI into the "
+          "caller's terminal");
+  for (guint i = 0; i < allow->len; i++)
+    diag (diags, CORDON_SEVERITY_WARNING, g_ptr_array_index (allow, i),
+          "'%s' is taken out of the seccomp profile", ((CordonItem *) g_ptr_array_index (allow, i))->text);
+  for (guint i = 0; i < keep->len; i++)
+    diag (diags, CORDON_SEVERITY_WARNING, g_ptr_array_index (keep, i),
+          "the sandbox keeps %s", ((CordonItem *) g_ptr_array_index (keep, i))->text);
 }
 
 void

@@ -11,6 +11,9 @@
 
 #include <string.h>
 
+#include <seccomp.h>
+
+#include "caps.h"
 #include "env-filter.h"
 #include "path-util.h"
 #include "policy-parse.h"
@@ -472,6 +475,26 @@ check_value (ParseState *st,
       return check_path (st, info, line, raw, TRUE);
     case CORDON_VALUE_SOCKET:
       return check_socket (st, info, line, raw);
+    case CORDON_VALUE_SYSCALL:
+      if (seccomp_syscall_resolve_name (text) != __NR_SCMP_ERROR)
+        return TRUE;
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+               "'%s' is not a system call libseccomp knows", text);
+      return FALSE;
+    case CORDON_VALUE_CAPABILITY:
+      {
+        g_autofree char *canonical = NULL;
+        guint bit;
+
+        if (cordon_caps_parse (text, &bit, &canonical))
+          {
+            *out_num = (gint64) bit;
+            return TRUE;
+          }
+        diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+                 "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", text);
+        return FALSE;
+      }
     case CORDON_VALUE_MAX:
     default:
       g_assert_not_reached ();

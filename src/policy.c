@@ -8,13 +8,13 @@
 
 const char * const cordon_policy_sections[] = {
   "policy", "environment", "filesystem", "sockets", "secrets",
-  "namespaces", "proc", "limits", "seccomp", NULL
+  "namespaces", "proc", "limits", "seccomp", "capabilities", NULL
 };
 
 static const char * const root_words[] = { "read-only", "minimal", NULL };
 static const char * const proc_words[] = { "private", "host-ro", "none", NULL };
 static const char * const fallback_words[] = { "refuse", "host-ro", "none", NULL };
-static const char * const seccomp_words[] = { "default", "none", NULL };
+static const char * const seccomp_words[] = { "default", "none", "strict", NULL };
 /* Index i is the namespace bit 1 << i. */
 static const char * const namespace_words[] = {
   "user", "ipc", "pid", "net", "uts", "cgroup", NULL
@@ -79,6 +79,12 @@ static const CordonKeyInfo key_table[CORDON_KEY_MAX] = {
   SCALAR (CORDON_KEY_SECCOMP_PROFILE, "seccomp", "profile",
           CORDON_VALUE_ENUM, seccomp_words, CORDON_SECCOMP_DEFAULT, 0,
           "the system-call filter of the sandbox"),
+  LIST (CORDON_KEY_SECCOMP_ALLOW, "seccomp", "allow",
+        CORDON_VALUE_SYSCALL, NULL, "system calls taken out of the profile"),
+  LIST (CORDON_KEY_SECCOMP_DENY, "seccomp", "deny",
+        CORDON_VALUE_SYSCALL, NULL, "system calls refused beyond the profile (EPERM)"),
+  LIST (CORDON_KEY_CAPS_KEEP, "capabilities", "keep",
+        CORDON_VALUE_CAPABILITY, NULL, "capabilities the sandbox keeps"),
 };
 
 const CordonKeyInfo *

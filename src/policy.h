@@ -36,6 +36,9 @@ typedef enum
   CORDON_KEY_PROC_FALLBACK,
   CORDON_KEY_LIMITS_TIMEOUT,
   CORDON_KEY_SECCOMP_PROFILE,
+  CORDON_KEY_SECCOMP_ALLOW,
+  CORDON_KEY_SECCOMP_DENY,
+  CORDON_KEY_CAPS_KEEP,
   CORDON_KEY_MAX,
   CORDON_KEY_INVALID = -1
 } CordonKey;
@@ -53,12 +56,14 @@ typedef enum
   CORDON_VALUE_PATH_GLOB,  /* list: like PATH, glob characters allowed */
   CORDON_VALUE_SOCKET,     /* list: @catalog-name or PATH_GLOB */
   CORDON_VALUE_NAMESPACE,  /* list: user ipc pid net uts cgroup */
+  CORDON_VALUE_SYSCALL,    /* list: a system call name libseccomp knows */
+  CORDON_VALUE_CAPABILITY, /* list: a capability name libcap knows */
   CORDON_VALUE_MAX
 } CordonValueType;
 
 typedef enum { CORDON_ROOT_READ_ONLY, CORDON_ROOT_MINIMAL, CORDON_ROOT_MAX } CordonRootMode;
 typedef enum { CORDON_PROC_PRIVATE, CORDON_PROC_HOST_RO, CORDON_PROC_NONE, CORDON_PROC_MAX } CordonProcMode;
-typedef enum { CORDON_SECCOMP_DEFAULT, CORDON_SECCOMP_NONE, CORDON_SECCOMP_MAX } CordonSeccompProfile;
+typedef enum { CORDON_SECCOMP_DEFAULT, CORDON_SECCOMP_NONE, CORDON_SECCOMP_STRICT, CORDON_SECCOMP_MAX } CordonSeccompProfile;
 typedef enum { CORDON_FALLBACK_REFUSE, CORDON_FALLBACK_HOST_RO, CORDON_FALLBACK_NONE, CORDON_FALLBACK_MAX } CordonProcFallback;
 
 typedef enum

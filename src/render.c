@@ -46,6 +46,9 @@ render_op (CordonBwrapArgv *argv,
     case CORDON_OP_CAP_DROP_ALL:
       cordon_bwrap_argv_add_many (argv, index, "--cap-drop", "ALL", NULL);
       break;
+    case CORDON_OP_CAP_ADD:
+      cordon_bwrap_argv_add_many (argv, index, "--cap-add", op->src, NULL);
+      break;
     case CORDON_OP_RO_BIND:
     case CORDON_OP_MASK_FILE:
       cordon_bwrap_argv_add_many (argv, index, "--ro-bind", op->src, op->dest, NULL);

@@ -53,6 +53,27 @@ static const Blocked blocked[] = {
   { "syslog", EPERM }, { "quotactl", EPERM },
 };
 
+/* strict adds what a build or a test suite does not need: io_uring
+ * (a large, often-patched kernel surface), namespaces and mounts, file
+ * handles (the "shocker" escape), swap, reboot and host names. */
+static const char * const strict_extra[] = {
+  "io_uring_setup", "io_uring_enter", "io_uring_register", "setns", "mount", "umount2",
+  "pivot_root", "chroot", "name_to_handle_at", "open_by_handle_at", "swapon", "swapoff",
+  "reboot", "sethostname", "setdomainname", NULL
+};
+
+/* The [seccomp] allow= names, which the profile leaves alone. */
+static const GPtrArray *exempt;
+
+static gboolean
+is_exempt (const char *name)
+{
+  for (guint i = 0; exempt != NULL && i < exempt->len; i++)
+    if (g_str_equal (g_ptr_array_index (exempt, i), name))
+      return TRUE;
+  return FALSE;
+}
+
 /* A name this libseccomp or architecture does not know is skipped: there
  * is then no such call to block. */
 static int
@@ -64,7 +85,7 @@ add_errno (scmp_filter_ctx ctx,
 {
   int nr = seccomp_syscall_resolve_name (name);
 
-  if (nr == __NR_SCMP_ERROR)
+  if (nr == __NR_SCMP_ERROR || is_exempt (name))
     return 0;
   return seccomp_rule_add_array (ctx, SCMP_ACT_ERRNO ((unsigned int) err), nr, n_args, args);
 }
@@ -106,7 +127,8 @@ add_argument_rules (scmp_filter_ctx ctx)
 }
 
 static int
-build (scmp_filter_ctx ctx)
+build (scmp_filter_ctx ctx,
+       const CordonPlan *plan)
 {
   int rc = 0;
 
@@ -119,16 +141,34 @@ build (scmp_filter_ctx ctx)
     }
   for (guint i = 0; i < G_N_ELEMENTS (blocked) && rc == 0; i++)
     rc = add_errno (ctx, blocked[i].name, blocked[i].err, 0, NULL);
-  return rc ?: add_argument_rules (ctx);
+  for (guint i = 0; plan->seccomp == CORDON_SECCOMP_STRICT && strict_extra[i] != NULL && rc == 0; i++)
+    rc = add_errno (ctx, strict_extra[i], EPERM, 0, NULL);
+  rc = rc ?: add_argument_rules (ctx);
+  /* deny= after the profile: a rule for a call already refused with
+   * another errno is a conflict, which libseccomp reports. */
+  for (guint i = 0; i < plan->seccomp_deny->len && rc == 0; i++)
+    {
+      const char *name = g_ptr_array_index (plan->seccomp_deny, i);
+      int nr = seccomp_syscall_resolve_name (name);
+
+      if (nr != __NR_SCMP_ERROR)
+        rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), nr, 0);
+    }
+  return rc;
 }
 
 /* The filter as BPF in a sealed memfd, positioned at 0 for bwrap. */
 int
-cordon_seccomp_memfd (GError **error)
+cordon_seccomp_memfd (const CordonPlan *plan,
+                      GError **error)
 {
   scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
   int fd = memfd_create ("cordon-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  int rc = ctx == NULL || fd < 0 ? -ENOMEM : build (ctx);
+  int rc;
+
+  exempt = plan->seccomp_allow;
+  rc = ctx == NULL || fd < 0 ? -ENOMEM : build (ctx, plan);
+  exempt = NULL;
 
   if (rc == 0)
     rc = seccomp_export_bpf (ctx, fd);

@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
-int cordon_seccomp_memfd (GError **error);
+#include "plan.h"
+
+int cordon_seccomp_memfd (const CordonPlan *plan,
+                          GError **error);
 
 G_END_DECLS

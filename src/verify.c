@@ -29,6 +29,7 @@ struct _CordonVerify
   GPtrArray *mask_dests;    /* every mask's mount point */
   guint namespaces;
   guint64 host_ns[6];
+  guint64 keep_caps;
 };
 
 static void
@@ -157,7 +158,8 @@ add_namespace_checks (CordonVerify *v,
     g_string_append (v->spec, "pid-namespace\n");
   if (plan->proc_mode == CORDON_PROC_HOST_RO)
     g_string_append (v->spec, "host-proc\n");
-  if (plan->seccomp == CORDON_SECCOMP_DEFAULT)
+  g_string_append_printf (v->spec, "capeff\t%016" G_GINT64_MODIFIER "x\n", plan->keep_caps);
+  if (plan->seccomp != CORDON_SECCOMP_NONE && plan->seccomp_allow->len == 0)
     {
       g_string_append (v->spec, "seccomp\n");
       for (guint i = 0; i < G_N_ELEMENTS (seccomp_checks); i++)
@@ -240,11 +242,11 @@ static const struct
   { "keyring", "the session keyring is fresh and empty" },
   { "dropped-values", "no dropped variable's value is in any /proc/PID/environ or cmdline" },
   { "fds", "only fds 0-2 and cordon's own are open" },
-  { "capabilities", "CapEff is 0" },
+  { "capabilities", "CapEff holds exactly the kept capabilities (none by default)" },
   { "no-new-privs", "NoNewPrivs is 1" },
   { "processes", "only the sandbox's processes are visible" },
   { "outside-environ", "bwrap's and the helper's environments hold only allowed names" },
-  { "outside-status", "seen from outside: CapEff 0, NoNewPrivs 1" },
+  { "outside-status", "seen from outside: CapEff as kept, NoNewPrivs 1" },
   { "outside-namespaces", "seen from outside: every unshared namespace is new" },
   { "outside-fds", "seen from outside: only fds 0-2 and cordon's own" },
   { "outside-masks", "seen from outside: every mask is mounted" },
@@ -263,6 +265,7 @@ cordon_verify_new (const CordonPlan *plan,
   v->digests = g_ptr_array_new_with_free_func (g_free);
   v->mask_dests = g_ptr_array_new_with_free_func (g_free);
   v->namespaces = plan->namespaces;
+  v->keep_caps = plan->keep_caps;
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
   add_namespace_checks (v, plan);
@@ -404,7 +407,8 @@ environ_problem (CordonVerify *v,
 }
 
 static char *
-status_problem (pid_t pid)
+status_problem (pid_t pid,
+                guint64 keep_caps)
 {
   g_autofree char *status = proc_read (pid, "status", NULL);
   const char *cap = status != NULL ? strstr (status, "\nCapEff:\t") : NULL;
@@ -412,8 +416,8 @@ status_problem (pid_t pid)
 
   if (cap == NULL || nnp == NULL)
     return g_strdup ("cannot read CapEff and NoNewPrivs");
-  if (strspn (cap + strlen ("\nCapEff:\t"), "0") != 16)
-    return g_strdup ("CapEff is not 0");
+  if (g_ascii_strtoull (cap + strlen ("\nCapEff:\t"), NULL, 16) != keep_caps)
+    return g_strdup ("CapEff is not what the policy keeps");
   if (nnp[strlen ("\nNoNewPrivs:\t")] != '1')
     return g_strdup ("NoNewPrivs is not 1");
   return NULL;
@@ -511,7 +515,7 @@ cordon_verify_outside (CordonVerify *v,
   if (problem == NULL)
     problem = environ_problem (v, helper);
   outside_result (v, "outside-environ", problem);
-  outside_result (v, "outside-status", status_problem (helper));
+  outside_result (v, "outside-status", status_problem (helper, v->keep_caps));
   outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
   outside_result (v, "outside-fds", fds_problem (helper));
   outside_result (v, "outside-masks", masks_problem (v, helper));

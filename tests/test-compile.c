@@ -889,6 +889,31 @@ test_compile_adds_nothing_for_cordons_config_when_it_is_not_writable (void **sta
 }
 
 static void
+test_compile_keeps_each_named_capability_after_dropping_all (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, "[capabilities]\nkeep=net_raw;CAP_NET_RAW;cap_chown\n");
+  gint drop = find_op (plan, CORDON_OP_CAP_DROP_ALL, NULL);
+  gint add = find_op (plan, CORDON_OP_CAP_ADD, NULL);
+
+  assert_true (drop >= 0);
+  assert_true (add > drop);
+  assert_string_equal (((CordonOp *) g_ptr_array_index (plan->ops, add))->src, "CAP_NET_RAW");
+  /* CAP_NET_RAW is bit 13, CAP_CHOWN bit 0; named twice, kept once. */
+  assert_int_equal (plan->keep_caps, (G_GUINT64_CONSTANT (1) << 13) | 1);
+}
+
+static void
+test_compile_records_the_seccomp_profile_and_its_exceptions (void **state)
+{
+  g_autoptr(CordonPlan) plan = compile_ok (*state, "[seccomp]\nprofile=strict\nallow=ptrace\ndeny=chmod\n");
+
+  assert_int_equal (plan->seccomp, CORDON_SECCOMP_STRICT);
+  assert_int_equal (plan->seccomp_allow->len, 1);
+  assert_string_equal (g_ptr_array_index (plan->seccomp_deny, 0), "chmod");
+}
+
+static void
 test_compile_passes_the_variable_of_an_allowed_socket (void **state)
 {
   const char *extra[] = { "DOCKER_HOST=unix:///home/alice/work/d.sock", NULL };
@@ -1281,6 +1306,8 @@ main (void)
     T (test_compile_masks_a_socket_at_its_bind_mount_alias_too),
     T (test_compile_drops_the_variable_that_located_a_masked_socket),
     T (test_compile_passes_the_variable_of_an_allowed_socket),
+    T (test_compile_keeps_each_named_capability_after_dropping_all),
+    T (test_compile_records_the_seccomp_profile_and_its_exceptions),
     T (test_compile_keeps_cordons_own_config_read_only_under_a_writable_home),
     T (test_compile_adds_nothing_for_cordons_config_when_it_is_not_writable),
     T (test_compile_accepts_mask_listening_false),

@@ -252,6 +252,26 @@ test_check_reports_tmpfs_on_the_same_path_as_read_only (void **state)
 }
 
 static void
+test_check_warns_about_a_kept_capability_and_an_allowed_call (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[capabilities]\nkeep=net_raw\n[seccomp]\nallow=ptrace\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 2);
+  expect_warning (diags, "the sandbox keeps net_raw", 2, 6);
+  expect_warning (diags, "'ptrace' is taken out of the seccomp profile", 4, 7);
+}
+
+static void
+test_check_warns_when_neither_session_nor_filter_stops_tiocsti (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[namespaces]\nunshare=user;net\nnew-session=false\n[seccomp]\nprofile=none\n");
+
+  expect_warning (diags, "nothing stops TIOCSTI", 3, 13);
+}
+
+static void
 test_check_warns_about_tmpfs_under_writable (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = check (
@@ -478,6 +498,8 @@ main (void)
     cmocka_unit_test (test_check_reports_tmpfs_on_the_same_path_as_writable),
     cmocka_unit_test (test_check_reports_tmpfs_on_the_same_path_as_read_only),
     cmocka_unit_test (test_check_warns_about_tmpfs_under_writable),
+    cmocka_unit_test (test_check_warns_about_a_kept_capability_and_an_allowed_call),
+    cmocka_unit_test (test_check_warns_when_neither_session_nor_filter_stops_tiocsti),
     cmocka_unit_test (test_check_does_not_flag_tmpfs_beside_writable_sharing_a_prefix),
     cmocka_unit_test (test_check_reports_read_only_on_the_same_path_as_writable),
     cmocka_unit_test (test_check_reports_read_only_try_on_the_same_path_as_writable_try),

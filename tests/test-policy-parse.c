@@ -843,6 +843,26 @@ test_parse_reports_invalid_name_in_env_allow (void **state)
 }
 
 static void
+test_parse_reports_an_unknown_capability (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[capabilities]\nkeep=net_raw;cap_bogus\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'cap_bogus' is not a capability libcap knows", 2, 14);
+}
+
+static void
+test_parse_reports_an_unknown_system_call (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[seccomp]\nprofile=strict\ndeny=chmod;no_such_call\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'no_such_call' is not a system call libseccomp knows", 3, 12);
+}
+
+static void
 test_parse_reports_env_set_without_equals (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
@@ -1454,6 +1474,8 @@ main (void)
     cmocka_unit_test (test_parse_accepts_socket_path_glob),
     cmocka_unit_test (test_parse_reports_invalid_name_in_env_allow),
     cmocka_unit_test (test_parse_reports_env_set_without_equals),
+    cmocka_unit_test (test_parse_reports_an_unknown_capability),
+    cmocka_unit_test (test_parse_reports_an_unknown_system_call),
     cmocka_unit_test (test_parse_does_not_repeat_a_set_value_without_equals),
     cmocka_unit_test (test_parse_reports_invalid_name_in_env_set),
     cmocka_unit_test (test_parse_records_the_column_of_each_list_element),
