@@ -62,14 +62,18 @@ static const char * const strict_extra[] = {
   "reboot", "sethostname", "setdomainname", NULL
 };
 
-/* The [seccomp] allow= names, which the profile leaves alone. */
-static const GPtrArray *exempt;
+typedef struct
+{
+  scmp_filter_ctx ctx;
+  const GPtrArray *exempt;   /* [seccomp] allow=: left alone by the profile */
+} Filter;
 
 static gboolean
-is_exempt (const char *name)
+is_exempt (const Filter *f,
+           const char *name)
 {
-  for (guint i = 0; exempt != NULL && i < exempt->len; i++)
-    if (g_str_equal (g_ptr_array_index (exempt, i), name))
+  for (guint i = 0; i < f->exempt->len; i++)
+    if (g_str_equal (g_ptr_array_index (f->exempt, i), name))
       return TRUE;
   return FALSE;
 }
@@ -77,7 +81,7 @@ is_exempt (const char *name)
 /* A name this libseccomp or architecture does not know is skipped: there
  * is then no such call to block. */
 static int
-add_errno (scmp_filter_ctx ctx,
+add_errno (const Filter *f,
            const char *name,
            int err,
            unsigned int n_args,
@@ -85,49 +89,49 @@ add_errno (scmp_filter_ctx ctx,
 {
   int nr = seccomp_syscall_resolve_name (name);
 
-  if (nr == __NR_SCMP_ERROR || is_exempt (name))
+  if (nr == __NR_SCMP_ERROR || is_exempt (f, name))
     return 0;
-  return seccomp_rule_add_array (ctx, SCMP_ACT_ERRNO ((unsigned int) err), nr, n_args, args);
+  return seccomp_rule_add_array (f->ctx, SCMP_ACT_ERRNO ((unsigned int) err), nr, n_args, args);
 }
 
 /* ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT, READ_IMPLIES_EXEC */
 static const scmp_datum_t personality_flags[] = { 0x0040000, 0x0100000, 0x0200000, 0x0400000 };
 
 static int
-add_argument_rules (scmp_filter_ctx ctx)
+add_argument_rules (const Filter *f)
 {
   static const int other_families[] = { 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15 };
   struct scmp_arg_cmp a;
   int rc = 0;
 
   a = SCMP_A0 (SCMP_CMP_NE, KEYCTL_JOIN_SESSION_KEYRING);
-  rc = rc ?: add_errno (ctx, "keyctl", EPERM, 1, &a);
+  rc = rc ?: add_errno (f, "keyctl", EPERM, 1, &a);
   a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCSTI_REQUEST);
-  rc = rc ?: add_errno (ctx, "ioctl", EPERM, 1, &a);
+  rc = rc ?: add_errno (f, "ioctl", EPERM, 1, &a);
   a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX_REQUEST);
-  rc = rc ?: add_errno (ctx, "ioctl", EPERM, 1, &a);
+  rc = rc ?: add_errno (f, "ioctl", EPERM, 1, &a);
   a = SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER);
-  rc = rc ?: add_errno (ctx, "unshare", EPERM, 1, &a);
-  rc = rc ?: add_errno (ctx, "clone", EPERM, 1, &a);
+  rc = rc ?: add_errno (f, "unshare", EPERM, 1, &a);
+  rc = rc ?: add_errno (f, "clone", EPERM, 1, &a);
   /* libseccomp takes one comparison per argument in a rule: each flag
    * that weakens the address space is a rule of its own. */
   for (guint i = 0; i < G_N_ELEMENTS (personality_flags); i++)
     {
       a = SCMP_A0 (SCMP_CMP_MASKED_EQ, personality_flags[i], personality_flags[i]);
-      rc = rc ?: add_errno (ctx, "personality", EPERM, 1, &a);
+      rc = rc ?: add_errno (f, "personality", EPERM, 1, &a);
     }
   for (guint i = 0; i < G_N_ELEMENTS (other_families); i++)
     {
       a = SCMP_A0 (SCMP_CMP_EQ, (scmp_datum_t) other_families[i]);
-      rc = rc ?: add_errno (ctx, "socket", EAFNOSUPPORT, 1, &a);
+      rc = rc ?: add_errno (f, "socket", EAFNOSUPPORT, 1, &a);
     }
   a = SCMP_A0 (SCMP_CMP_GT, AF_NETLINK);
-  rc = rc ?: add_errno (ctx, "socket", EAFNOSUPPORT, 1, &a);
+  rc = rc ?: add_errno (f, "socket", EAFNOSUPPORT, 1, &a);
   return rc;
 }
 
 static int
-build (scmp_filter_ctx ctx,
+build (const Filter *f,
        const CordonPlan *plan)
 {
   int rc = 0;
@@ -136,14 +140,14 @@ build (scmp_filter_ctx ctx,
    * otherwise reach every call through them. */
   if (seccomp_arch_native () == SCMP_ARCH_X86_64)
     {
-      rc = seccomp_arch_add (ctx, SCMP_ARCH_X86);
-      rc = rc ?: seccomp_arch_add (ctx, SCMP_ARCH_X32);
+      rc = seccomp_arch_add (f->ctx, SCMP_ARCH_X86);
+      rc = rc ?: seccomp_arch_add (f->ctx, SCMP_ARCH_X32);
     }
   for (guint i = 0; i < G_N_ELEMENTS (blocked) && rc == 0; i++)
-    rc = add_errno (ctx, blocked[i].name, blocked[i].err, 0, NULL);
+    rc = add_errno (f, blocked[i].name, blocked[i].err, 0, NULL);
   for (guint i = 0; plan->seccomp == CORDON_SECCOMP_STRICT && strict_extra[i] != NULL && rc == 0; i++)
-    rc = add_errno (ctx, strict_extra[i], EPERM, 0, NULL);
-  rc = rc ?: add_argument_rules (ctx);
+    rc = add_errno (f, strict_extra[i], EPERM, 0, NULL);
+  rc = rc ?: add_argument_rules (f);
   /* deny= after the profile: a rule for a call already refused with
    * another errno is a conflict, which libseccomp reports. */
   for (guint i = 0; i < plan->seccomp_deny->len && rc == 0; i++)
@@ -152,7 +156,7 @@ build (scmp_filter_ctx ctx,
       int nr = seccomp_syscall_resolve_name (name);
 
       if (nr != __NR_SCMP_ERROR)
-        rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (EPERM), nr, 0);
+        rc = seccomp_rule_add (f->ctx, SCMP_ACT_ERRNO (EPERM), nr, 0);
     }
   return rc;
 }
@@ -163,12 +167,9 @@ cordon_seccomp_memfd (const CordonPlan *plan,
                       GError **error)
 {
   scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
+  Filter f = { ctx, plan->seccomp_allow };
   int fd = memfd_create ("cordon-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  int rc;
-
-  exempt = plan->seccomp_allow;
-  rc = ctx == NULL || fd < 0 ? -ENOMEM : build (ctx, plan);
-  exempt = NULL;
+  int rc = ctx == NULL || fd < 0 ? -ENOMEM : build (&f, plan);
 
   if (rc == 0)
     rc = seccomp_export_bpf (ctx, fd);
