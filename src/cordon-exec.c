@@ -32,25 +32,6 @@
 /* From <linux/keyctl.h>; the helper needs no libkeyutils. */
 #define KEYCTL_JOIN_SESSION_KEYRING 1
 
-static void
-say (int fd,
-     const char *text)
-{
-  size_t len = strlen (text);
-
-  while (len > 0)
-    {
-      ssize_t n = write (fd, text, len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return;
-      text += n;
-      len -= (size_t) n;
-    }
-}
-
 static int
 parse_fd (const char *text)
 {
@@ -104,11 +85,11 @@ verify (int status_fd,
   free (spec);
   if (ck.failed > 0)
     {
-      say (status_fd, "X\n");
+      cordon_exec_write (status_fd, "X\n");
       return 0;
     }
   /* cordon checks this process from outside before releasing it. */
-  say (status_fd, "W\n");
+  cordon_exec_write (status_fd, "W\n");
   while (read (go_fd, &go, 1) < 0 && errno == EINTR)
     ;
   close (go_fd);
@@ -140,21 +121,21 @@ main (int argc,
   if (syscall (SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
     {
       snprintf (buf, sizeof buf, "K%d\n", errno);
-      say (status_fd, buf);
+      cordon_exec_write (status_fd, buf);
       return 125;
     }
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     {
       snprintf (buf, sizeof buf, "K%d\n", errno);
-      say (status_fd, buf);
+      cordon_exec_write (status_fd, buf);
       return 125;
     }
   if (spec_fd >= 0 && !verify (status_fd, spec_fd, go_fd))
     return 125;
-  say (status_fd, "R\n");
+  cordon_exec_write (status_fd, "R\n");
   execvp (argv[first], argv + first);
   saved = errno;
   snprintf (buf, sizeof buf, "E%d\n", saved);
-  say (status_fd, buf);
+  cordon_exec_write (status_fd, buf);
   return saved == ENOENT || saved == ENOTDIR ? 127 : 126;
 }

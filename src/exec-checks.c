@@ -26,9 +26,9 @@
 #define KEYCTL_READ 11
 #define KEY_SPEC_SESSION_KEYRING -3
 
-static void
-put (int fd,
-     const char *text)
+void
+cordon_exec_write (int fd,
+                   const char *text)
 {
   size_t len = strlen (text);
 
@@ -56,7 +56,7 @@ result (CordonChecker *ck,
 
   snprintf (line, sizeof line, "V\t%s\t%s\t%d\t%s\n", id, ok ? "ok" : "fail", err,
             detail != NULL ? detail : "");
-  put (ck->status_fd, line);
+  cordon_exec_write (ck->status_fd, line);
   if (!ok)
     ck->failed++;
 }

@@ -18,6 +18,10 @@ typedef struct
   unsigned long long cap_eff; /* the capabilities the policy keeps */
 } CordonChecker;
 
+/* All of `text` to `fd`, across short writes and EINTR. */
+void cordon_exec_write (int fd,
+                        const char *text);
+
 /* Runs one line of the spec (see verify.c); unknown lines fail. */
 void cordon_checker_run_line (CordonChecker *ck,
                               char *line);
