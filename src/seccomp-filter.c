@@ -148,8 +148,9 @@ build (const Filter *f,
   for (guint i = 0; plan->seccomp == CORDON_SECCOMP_STRICT && strict_extra[i] != NULL && rc == 0; i++)
     rc = add_errno (f, strict_extra[i], EPERM, 0, NULL);
   rc = rc ?: add_argument_rules (f);
-  /* deny= after the profile: a rule for a call already refused with
-   * another errno is a conflict, which libseccomp reports. */
+  /* deny= after the profile: EPERM whatever the arguments. For a call the
+   * profile already refuses with another errno, the call stays refused
+   * (libseccomp keeps one of the two errnos). */
   for (guint i = 0; i < plan->seccomp_deny->len && rc == 0; i++)
     {
       const char *name = g_ptr_array_index (plan->seccomp_deny, i);
