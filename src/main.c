@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "doctor.h"
 #include "host-facts.h"
 #include "policy-check.h"
 #include "policy-parse.h"
@@ -939,6 +940,56 @@ cmd_verify (int argc,
   return status;
 }
 
+static int
+cmd_doctor (int argc,
+            char **argv)
+{
+  gboolean json = FALSE;
+  g_autofree char *bwrap = NULL;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "JSON output (the default when stdout is not a terminal)", NULL },
+    { "bwrap", 0, 0, G_OPTION_ARG_FILENAME, &bwrap, "The bwrap to examine", "PATH" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = command_context ("", "Report what on this host decides whether a sandbox "
+                                                       "can be made, each problem with its narrowest fix.",
+                                                   entries);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonHostFacts) facts = NULL;
+  g_autoptr(GPtrArray) findings = NULL;
+  CordonDoctorRequest req;
+  guint problems = 0;
+
+  if (!parse_options (ctx, &argc, &argv))
+    return EXIT_CORDON_FAILED;
+  facts = cordon_host_facts_new ("", (const char * const *) environ, NULL, &error);
+  if (facts == NULL)
+    return fail ("%s", error->message);
+  req.bwrap_path = bwrap != NULL ? bwrap : facts->bwrap_path;
+  req.cache_dir = facts->cache_dir;
+  req.uid = facts->uid;
+  findings = cordon_doctor_run (&req);
+  for (guint i = 0; i < findings->len; i++)
+    problems += !((CordonFinding *) g_ptr_array_index (findings, i))->ok;
+  if (json || !isatty (STDOUT_FILENO))
+    {
+      g_autofree char *text = cordon_doctor_to_json (findings);
+
+      printf ("%s\n", text);
+    }
+  else
+    for (guint i = 0; i < findings->len; i++)
+      {
+        const CordonFinding *f = g_ptr_array_index (findings, i);
+
+        printf ("%-7s %-45s %s\n", f->ok ? "ok" : "PROBLEM", f->name, f->value);
+        if (f->fix != NULL)
+          printf ("        fix: %s\n", f->fix);
+      }
+  /* 0: a sandbox can be made here; 125: something above stops it. */
+  return problems == 0 ? 0 : EXIT_CORDON_FAILED;
+}
+
 static const struct
 {
   const char *name;
@@ -950,6 +1001,7 @@ static const struct
   { "explain", cmd_explain, "each bwrap argument beside the rule that produced it" },
   { "run", cmd_run, "run a command in the sandbox of a policy" },
   { "verify", cmd_verify, "prove every denial of a policy on a live sandbox; run nothing" },
+  { "doctor", cmd_doctor, "what on this host decides whether a sandbox can be made, and the fix" },
 };
 
 static int

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* doctor: the host report of `cordon doctor`. Each finding comes from the
+ * host's own settings and files, never from bwrap's hint text, which
+ * often names the wrong cause. The probe is run fresh, as `run` would. */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "doctor.h"
+#include "probe.h"
+
+static void
+finding_free (gpointer p)
+{
+  CordonFinding *f = p;
+
+  g_free (f->name);
+  g_free (f->value);
+  g_free (f->fix);
+  g_free (f);
+}
+
+static void
+add (GPtrArray *out,
+     const char *name,
+     char *value,
+     gboolean ok,
+     const char *fix)
+{
+  CordonFinding *f = g_new0 (CordonFinding, 1);
+
+  f->name = g_strdup (name);
+  f->value = value;
+  f->ok = ok;
+  f->fix = ok || fix == NULL ? NULL : g_strdup (fix);
+  g_ptr_array_add (out, f);
+}
+
+static char *
+read_value (const char *path)
+{
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  return g_strstrip (g_steal_pointer (&text));
+}
+
+static void
+check_userns (GPtrArray *out,
+              uid_t uid)
+{
+  g_autofree char *max = read_value ("/proc/sys/user/max_user_namespaces");
+  g_autofree char *clone = read_value ("/proc/sys/kernel/unprivileged_userns_clone");
+  g_autofree char *aa = read_value ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+
+  add (out, "user.max_user_namespaces", g_strdup (max != NULL ? max : "unknown"),
+       max == NULL || !g_str_equal (max, "0"),
+       "user namespaces are disabled: sysctl -w user.max_user_namespaces=15000 "
+       "(and in /etc/sysctl.d/ to keep it)");
+  if (clone != NULL)
+    add (out, "kernel.unprivileged_userns_clone", g_strdup (clone), uid == 0 || !g_str_equal (clone, "0"),
+         "unprivileged user namespaces are disabled: sysctl -w kernel.unprivileged_userns_clone=1");
+  if (aa != NULL)
+    add (out, "kernel.apparmor_restrict_unprivileged_userns", g_strdup (aa),
+         uid == 0 || !g_str_equal (aa, "1"),
+         "AppArmor restricts unprivileged user namespaces: install the profile in "
+         CORDON_DATADIR "/apparmor/bwrap into /etc/apparmor.d/ and run "
+         "apparmor_parser -r /etc/apparmor.d/bwrap (narrower than lifting the sysctl)");
+}
+
+static void
+check_bwrap (GPtrArray *out,
+             const char *bwrap)
+{
+  const char *argv[] = { bwrap, "--version", NULL };
+  g_autofree char *version = NULL;
+  struct stat st;
+  int status = 0;
+
+  if (stat (bwrap, &st) != 0 || access (bwrap, X_OK) != 0)
+    {
+      add (out, "bwrap", g_strdup_printf ("%s: not found or not executable", bwrap), FALSE,
+           "install the bubblewrap package (or name another with --bwrap or CORDON_BWRAP)");
+      return;
+    }
+  if (g_spawn_sync (NULL, (char **) argv, (char *[]) { (char *) "PATH=/usr/bin:/bin", NULL },
+                    G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &version, NULL, &status, NULL))
+    g_strstrip (version);
+  add (out, "bwrap", g_strdup_printf ("%s (%s)", bwrap, version != NULL ? version : "version unknown"),
+       TRUE, NULL);
+  /* A setuid bwrap refuses several options (--cap-add for a non-root
+   * caller among them) and runs with more privilege than needed. */
+  add (out, "bwrap setuid", g_strdup ((st.st_mode & S_ISUID) ? "yes" : "no"), !(st.st_mode & S_ISUID),
+       "bwrap is setuid root: prefer the non-setuid build with unprivileged user namespaces "
+       "(chmod u-s), where the kernel allows them");
+}
+
+/* hidepid= on /proc hides other users' processes: harmless for cordon,
+ * but worth knowing when a fallback to the host /proc is considered. */
+static void
+check_proc (GPtrArray *out)
+{
+  g_autofree char *info = read_value ("/proc/self/mountinfo");
+  g_auto(GStrv) lines = info != NULL ? g_strsplit (info, "\n", -1) : NULL;
+  g_autofree char *found = NULL;
+
+  /* "ID PARENT MAJ:MIN ROOT POINT OPTS ... - FSTYPE SOURCE SUPEROPTS" */
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    {
+      const char *sep = strstr (lines[i], " - ");
+      g_auto(GStrv) left = NULL, right = NULL;
+
+      if (sep == NULL)
+        continue;
+      left = g_strsplit (lines[i], " ", 6);
+      right = g_strsplit (sep + 3, " ", 3);
+      if (g_strv_length (left) >= 5 && g_str_equal (left[4], "/proc")
+          && g_strv_length (right) == 3 && g_str_equal (right[0], "proc"))
+        {
+          g_free (found);
+          found = g_strdup (right[2]);
+        }
+    }
+  add (out, "/proc mount options", g_strdup (found != NULL ? found : "no proc file system at /proc"),
+       found != NULL, "mount a proc file system at /proc (a container should give it one)");
+}
+
+static void
+check_container (GPtrArray *out)
+{
+  g_autofree char *status = read_value ("/proc/self/status");
+  const char *seccomp = status != NULL ? strstr (status, "\nSeccomp:\t") : NULL;
+  gboolean in_container = g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS)
+                          || g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)
+                          || g_getenv ("container") != NULL;
+
+  add (out, "container", g_strdup (in_container ? "yes" : "no (none detected)"), TRUE, NULL);
+  add (out, "seccomp on cordon", g_strdup (seccomp != NULL && seccomp[10] == '2' ? "a filter" : "none"),
+       TRUE, NULL);
+}
+
+static void
+check_probe (GPtrArray *out,
+             const CordonDoctorRequest *request)
+{
+  /* The shape of the shipped policies: every namespace. */
+  CordonProbeRequest req = { request->bwrap_path, 0x3f, request->uid, request->cache_dir, TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonProbe) probe = cordon_probe_run (&req, &error);
+
+  if (probe == NULL)
+    {
+      add (out, "probe", g_strdup (error->message), FALSE, "see the bwrap finding above");
+      return;
+    }
+  add (out, "probe", g_strdup_printf ("%s: %s", cordon_probe_result_name (probe->result), probe->detail),
+       probe->result == CORDON_PROBE_OK, probe->detail);
+  add (out, "probe cache", g_strdup (probe->cache_path != NULL ? probe->cache_path : "none (no cache directory)"),
+       TRUE, NULL);
+}
+
+GPtrArray *
+cordon_doctor_run (const CordonDoctorRequest *request)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (finding_free);
+
+  check_userns (out, request->uid);
+  check_bwrap (out, request->bwrap_path);
+  check_proc (out);
+  check_container (out);
+  check_probe (out, request);
+  return out;
+}
+
+char *
+cordon_doctor_to_json (GPtrArray *findings)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_array (b);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const CordonFinding *f = g_ptr_array_index (findings, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "name");
+      json_builder_add_string_value (b, f->name);
+      json_builder_set_member_name (b, "value");
+      json_builder_add_string_value (b, f->value);
+      json_builder_set_member_name (b, "ok");
+      json_builder_add_boolean_value (b, f->ok);
+      json_builder_set_member_name (b, "fix");
+      if (f->fix != NULL)
+        json_builder_add_string_value (b, f->fix);
+      else
+        json_builder_add_null_value (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}

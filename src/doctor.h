@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* doctor: what on this host decides whether a sandbox can be made, each
+ * finding with the narrowest fix. Reads the host; prints nothing. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *name;      /* short key: "user-namespaces", "bwrap", ... */
+  char *value;     /* what was found */
+  gboolean ok;     /* nothing to fix */
+  char *fix;       /* the narrowest fix, or NULL */
+} CordonFinding;
+
+typedef struct
+{
+  const char *bwrap_path;
+  const char *cache_dir;
+  uid_t uid;
+} CordonDoctorRequest;
+
+GPtrArray *cordon_doctor_run (const CordonDoctorRequest *request);
+char *cordon_doctor_to_json (GPtrArray *findings);
+
+G_END_DECLS
