@@ -15,6 +15,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -151,6 +152,7 @@ check_secret_dir (CordonChecker *ck,
   struct dirent *de;
   int entries = 0;
   char probe[4200];
+  struct statvfs vfs;
 
   if (dir == NULL)
     {
@@ -166,6 +168,11 @@ check_secret_dir (CordonChecker *ck,
       result (ck, id, 0, 0, "has entries");
       return;
     }
+  if (statvfs (path, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+    {
+      result (ck, id, 0, 0, "not mounted read-only");
+      return;
+    }
   snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", path, (int) getpid ());
   if (mkdir (probe, 0700) == 0)
     {
@@ -176,15 +183,23 @@ check_secret_dir (CordonChecker *ck,
   result (ck, id, 1, errno, "");
 }
 
-/* Outside the writable paths, no file can be created. */
+/* Outside the writable paths, no file can be created: the mount itself
+ * must be read-only (EACCES from file permissions proves nothing about
+ * the mount, and does not hold for the owner). */
 static void
 check_read_only (CordonChecker *ck,
                  const char *id,
                  const char *path)
 {
   char probe[4200];
+  struct statvfs vfs;
   int fd;
 
+  if (statvfs (path, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+    {
+      result (ck, id, 0, 0, "not mounted read-only");
+      return;
+    }
   snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", strcmp (path, "/") == 0 ? "" : path,
             (int) getpid ());
   fd = open (probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -254,24 +269,48 @@ expect_errno (CordonChecker *ck,
 /* In a child: where the filter is missing, a probe succeeds, and its
  * effect (a key, a new user namespace, an open socket) must not change
  * what the later checks see, nor the command's process. */
-static void
-check_seccomp (CordonChecker *ck)
+/* Whether probe `id` is in the comma-separated list cordon asked for. */
+static int
+wanted (const char *list,
+        const char *id)
 {
-  pid_t pid = fork ();
+  size_t len = strlen (id);
+
+  for (const char *p = list; (p = strstr (p, id)) != NULL; p += len)
+    if ((p == list || p[-1] == ',') && (p[len] == ',' || p[len] == '\0'))
+      return 1;
+  return 0;
+}
+
+static void
+check_seccomp (CordonChecker *ck,
+               const char *probes)
+{
+  pid_t pid;
   int status = 0, bad = 0;
 
+  ck->seccomp = 1;
+  pid = fork ();
   if (pid == 0)
     {
-      bad += expect_errno (ck, "seccomp-keyring",
-                           syscall (SYS_add_key, "user", "cordon-verify", "x", (size_t) 1,
-                                    KEY_SPEC_SESSION_KEYRING), EPERM);
+      if (wanted (probes, "seccomp-keyring"))
+        bad += expect_errno (ck, "seccomp-keyring",
+                             syscall (SYS_add_key, "user", "cordon-verify", "x", (size_t) 1,
+                                      KEY_SPEC_SESSION_KEYRING), EPERM);
       /* TIOCSTI with high bits set: the kernel ignores them (CVE-2019-10063). */
-      bad += expect_errno (ck, "seccomp-tiocsti", syscall (SYS_ioctl, 0, 0x100005412UL, ""), EPERM);
-      bad += expect_errno (ck, "seccomp-mount-api", syscall (SYS_fsopen, "tmpfs", 0), ENOSYS);
-      bad += expect_errno (ck, "seccomp-clone3", syscall (SYS_clone3, NULL, 0), ENOSYS);
-      bad += expect_errno (ck, "seccomp-userns", syscall (SYS_unshare, 0x10000000 /* CLONE_NEWUSER */), EPERM);
-      bad += expect_errno (ck, "seccomp-socket-family",
-                           socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
+      if (wanted (probes, "seccomp-tiocsti"))
+        bad += expect_errno (ck, "seccomp-tiocsti", syscall (SYS_ioctl, 0, 0x100005412UL, ""), EPERM);
+      if (wanted (probes, "seccomp-mount-api"))
+        bad += expect_errno (ck, "seccomp-mount-api", syscall (SYS_fsopen, "tmpfs", 0), ENOSYS);
+      if (wanted (probes, "seccomp-clone3"))
+        bad += expect_errno (ck, "seccomp-clone3", syscall (SYS_clone3, NULL, 0), ENOSYS);
+      if (wanted (probes, "seccomp-userns"))
+        bad += expect_errno (ck, "seccomp-userns", syscall (SYS_unshare, 0x10000000 /* CLONE_NEWUSER */), EPERM);
+      if (wanted (probes, "seccomp-socket-family"))
+        bad += expect_errno (ck, "seccomp-socket-family",
+                             socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
+      if (wanted (probes, "seccomp-io-uring"))
+        bad += expect_errno (ck, "seccomp-io-uring", syscall (SYS_io_uring_setup, 1, NULL), ENOSYS);
       _exit (bad);
     }
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
@@ -312,8 +351,8 @@ cordon_checker_run_line (CordonChecker *ck,
     ck->pid_ns_new = 1;
   else if (n == 1 && strcmp (f[0], "host-proc") == 0)
     ck->host_proc = 1;
-  else if (n == 1 && strcmp (f[0], "seccomp") == 0)
-    check_seccomp (ck);
+  else if (n == 2 && strcmp (f[0], "seccomp") == 0)
+    check_seccomp (ck, f[1]);
   else if (n == 2 && strcmp (f[0], "capeff") == 0)
     ck->cap_eff = strtoull (f[1], NULL, 16);
   else if (n >= 1)
@@ -541,7 +580,12 @@ check_keyring (CordonChecker *ck)
   char ids[64];
   long n = syscall (SYS_keyctl, KEYCTL_READ, KEY_SPEC_SESSION_KEYRING, ids, sizeof ids);
 
-  result (ck, "keyring", n <= 0, n < 0 ? errno : 0, n > 0 ? "the session keyring holds keys" : "");
+  /* Empty, or not readable at all because the filter refuses keyctl
+   * (which seccomp-keyring proves): anything else proves nothing. */
+  int ok = n == 0 || (n < 0 && errno == EPERM && ck->seccomp);
+
+  result (ck, "keyring", ok, n < 0 ? errno : 0,
+          ok ? "" : n > 0 ? "the session keyring holds keys" : "the session keyring cannot be read");
 }
 
 /* With a pid namespace of its own, the sandbox sees only its processes.

@@ -16,6 +16,7 @@ typedef struct
   int pid_ns_new;     /* only the sandbox's processes may be visible */
   int host_proc;      /* /proc is the host's, read-only (a named degradation) */
   unsigned long long cap_eff; /* the capabilities the policy keeps */
+  int seccomp;        /* the filter is in force (spec line "seccomp") */
 } CordonChecker;
 
 /* All of `text` to `fd`, across short writes and EINTR. */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -758,6 +759,10 @@ run_name_degradations (Run *run)
     degrade (run, "exec helper taken from CORDON_EXEC_HELPER");
   if (run->no_verify)
     degrade (run, "not verified (--no-verify)");
+  if (run->plan->seccomp == CORDON_SECCOMP_NONE)
+    degrade (run, "no seccomp filter (profile=none)");
+  else if (run->plan->seccomp_allow->len > 0)
+    degrade (run, "seccomp profile with exceptions (allow=)");
 }
 
 /* Policy, host facts, plan, bwrap, helper and probe: everything before
@@ -1020,6 +1025,9 @@ main (int argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  /* A helper that died before reading cordon's word must not kill cordon
+   * through the go pipe: the write fails and the run fails closed. */
+  signal (SIGPIPE, SIG_IGN);
   if (argc < 2)
     return usage (stderr, EXIT_CORDON_FAILED);
   if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "help"))

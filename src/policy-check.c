@@ -295,6 +295,17 @@ check_authority (const CordonPolicy *policy,
           "die-with-parent=false: the sandbox may outlive cordon");
 }
 
+/* deny= cannot take these: the profile filters the first six by their
+ * arguments (a second rule would conflict), and cordon-exec needs the
+ * rest to prove the sandbox and start the command. */
+static const char * const filtered_by_argument[] = {
+  "keyctl", "ioctl", "unshare", "clone", "personality", "socket", NULL
+};
+static const char * const undeniable[] = {
+  "keyctl", "ioctl", "unshare", "clone", "personality", "socket",
+  "execve", "execveat", "prctl", "read", "write", "exit", "exit_group", NULL
+};
+
 static void
 check_seccomp (const CordonPolicy *policy,
                CordonDiagnostics *diags)
@@ -303,6 +314,7 @@ check_seccomp (const CordonPolicy *policy,
   const CordonItem *session = cordon_policy_get (policy, CORDON_KEY_NS_NEW_SESSION);
   GPtrArray *allow = cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW);
   GPtrArray *keep = cordon_policy_get_list (policy, CORDON_KEY_CAPS_KEEP);
+  GPtrArray *deny = cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_DENY);
 
   if (profile != NULL && profile->num == CORDON_SECCOMP_NONE)
     diag (diags, CORDON_SEVERITY_WARNING, profile,
@@ -317,6 +329,17 @@ check_seccomp (const CordonPolicy *policy,
   for (guint i = 0; i < allow->len; i++)
     diag (diags, CORDON_SEVERITY_WARNING, g_ptr_array_index (allow, i),
           "'%s' is taken out of the seccomp profile", ((CordonItem *) g_ptr_array_index (allow, i))->text);
+  for (guint i = 0; i < deny->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (deny, i);
+
+      if (g_strv_contains (undeniable, it->text))
+        diag (diags, CORDON_SEVERITY_ERROR, it,
+              "'%s' cannot be denied: %s", it->text,
+              g_strv_contains (filtered_by_argument, it->text)
+              ? "the profile already filters it by its arguments"
+              : "the sandbox's first program needs it");
+    }
   for (guint i = 0; i < keep->len; i++)
     diag (diags, CORDON_SEVERITY_WARNING, g_ptr_array_index (keep, i),
           "the sandbox keeps %s", ((CordonItem *) g_ptr_array_index (keep, i))->text);

@@ -18,7 +18,12 @@
  *   personality with ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT
  *     or READ_IMPLIES_EXEC -> EPERM: each weakens the address space.
  *   socket of a family other than unix, inet, inet6, netlink ->
- *     EAFNOSUPPORT (AF_PACKET, AF_BLUETOOTH, AF_VSOCK...). */
+ *     EAFNOSUPPORT (AF_PACKET, AF_BLUETOOTH, AF_VSOCK...). On i386,
+ *     where socket() goes through socketcall, libseccomp can only see
+ *     the multiplexed call: socketcall(SYS_SOCKET) is refused whatever
+ *     the family, so 32-bit programs get no sockets at all (fail closed).
+ *   io_uring_setup, io_uring_enter, io_uring_register -> ENOSYS: io_uring
+ *     opens sockets and files without the calls these rules look at. */
 #include "config.h"
 
 #include <errno.h>
@@ -47,6 +52,9 @@ static const Blocked blocked[] = {
   { "fsopen", ENOSYS }, { "fsconfig", ENOSYS }, { "fsmount", ENOSYS }, { "fspick", ENOSYS },
   { "move_mount", ENOSYS }, { "open_tree", ENOSYS }, { "mount_setattr", ENOSYS },
   { "clone3", ENOSYS },
+  /* io_uring performs socket(), open() and more without the system calls
+   * the rules below look at: closed by default, not only under strict. */
+  { "io_uring_setup", ENOSYS }, { "io_uring_enter", ENOSYS }, { "io_uring_register", ENOSYS },
   { "ptrace", EPERM }, { "perf_event_open", EPERM }, { "bpf", EPERM }, { "userfaultfd", EPERM },
   { "kexec_load", EPERM }, { "kexec_file_load", EPERM }, { "init_module", EPERM },
   { "finit_module", EPERM }, { "delete_module", EPERM }, { "acct", EPERM },
@@ -57,7 +65,7 @@ static const Blocked blocked[] = {
  * (a large, often-patched kernel surface), namespaces and mounts, file
  * handles (the "shocker" escape), swap, reboot and host names. */
 static const char * const strict_extra[] = {
-  "io_uring_setup", "io_uring_enter", "io_uring_register", "setns", "mount", "umount2",
+  "setns", "mount", "umount2",
   "pivot_root", "chroot", "name_to_handle_at", "open_by_handle_at", "swapon", "swapoff",
   "reboot", "sethostname", "setdomainname", NULL
 };
@@ -106,6 +114,14 @@ add_argument_rules (const Filter *f)
 
   a = SCMP_A0 (SCMP_CMP_NE, KEYCTL_JOIN_SESSION_KEYRING);
   rc = rc ?: add_errno (f, "keyctl", EPERM, 1, &a);
+  /* Joining is allowed only into a new, anonymous keyring: with a name,
+   * it would join an existing keyring of that name. */
+  {
+    struct scmp_arg_cmp join[2] = { SCMP_A0 (SCMP_CMP_EQ, KEYCTL_JOIN_SESSION_KEYRING),
+                                    SCMP_A1 (SCMP_CMP_NE, 0) };
+
+    rc = rc ?: add_errno (f, "keyctl", EPERM, 2, join);
+  }
   a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCSTI_REQUEST);
   rc = rc ?: add_errno (f, "ioctl", EPERM, 1, &a);
   a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX_REQUEST);
@@ -117,7 +133,9 @@ add_argument_rules (const Filter *f)
    * that weakens the address space is a rule of its own. */
   for (guint i = 0; i < G_N_ELEMENTS (personality_flags); i++)
     {
-      a = SCMP_A0 (SCMP_CMP_MASKED_EQ, personality_flags[i], personality_flags[i]);
+      /* Bit 31 in the mask: the query personality(0xffffffff) never
+       * matches, as no persona sets it. */
+      a = SCMP_A0 (SCMP_CMP_MASKED_EQ, personality_flags[i] | 0x80000000u, personality_flags[i]);
       rc = rc ?: add_errno (f, "personality", EPERM, 1, &a);
     }
   for (guint i = 0; i < G_N_ELEMENTS (other_families); i++)
@@ -128,6 +146,16 @@ add_argument_rules (const Filter *f)
   a = SCMP_A0 (SCMP_CMP_GT, AF_NETLINK);
   rc = rc ?: add_errno (f, "socket", EAFNOSUPPORT, 1, &a);
   return rc;
+}
+
+static gboolean
+profile_refuses (const CordonPlan *plan,
+                 const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (blocked); i++)
+    if (g_str_equal (blocked[i].name, name))
+      return TRUE;
+  return plan->seccomp == CORDON_SECCOMP_STRICT && g_strv_contains (strict_extra, name);
 }
 
 static int
@@ -148,15 +176,16 @@ build (const Filter *f,
   for (guint i = 0; plan->seccomp == CORDON_SECCOMP_STRICT && strict_extra[i] != NULL && rc == 0; i++)
     rc = add_errno (f, strict_extra[i], EPERM, 0, NULL);
   rc = rc ?: add_argument_rules (f);
-  /* deny= after the profile: EPERM whatever the arguments. For a call the
-   * profile already refuses with another errno, the call stays refused
-   * (libseccomp keeps one of the two errnos). */
+  /* deny= after the profile: EPERM whatever the arguments. A call the
+   * profile already refuses outright stays refused as it is (a second
+   * rule would conflict); cordon check refuses deny= of the calls the
+   * profile filters by argument. */
   for (guint i = 0; i < plan->seccomp_deny->len && rc == 0; i++)
     {
       const char *name = g_ptr_array_index (plan->seccomp_deny, i);
       int nr = seccomp_syscall_resolve_name (name);
 
-      if (nr != __NR_SCMP_ERROR)
+      if (nr != __NR_SCMP_ERROR && !profile_refuses (plan, name))
         rc = seccomp_rule_add (f->ctx, SCMP_ACT_ERRNO (EPERM), nr, 0);
     }
   return rc;

@@ -40,6 +40,7 @@ typedef struct
   int forwarded;
   gboolean verify_failed;
   gboolean verified_only;
+  gboolean released;        /* 'G' was sent: the command may start */
   pid_t child_pid;
   GString *json;
   GString *status;
@@ -361,7 +362,10 @@ on_wait (Supervisor *sv)
   else if (sv->opts->verify_only)
     sv->verified_only = TRUE;
   else
-    word = 'G';
+    {
+      word = 'G';
+      sv->released = TRUE;
+    }
   /* 'G' releases the command; anything else, or no word, stops it. */
   if (sv->launch->go_fd >= 0 && write (sv->launch->go_fd, &word, 1) != 1)
     sv->verify_failed = TRUE;
@@ -376,6 +380,14 @@ on_status_line (Supervisor *sv,
   switch (line[0])
     {
     case 'R':
+      /* With verification, the command may start only after cordon said
+       * 'G': an "R" before that is a helper that skipped the gate. */
+      if (sv->opts->verify != NULL && !sv->released)
+        {
+          sv->verify_failed = TRUE;
+          kill_everything (sv);
+          break;
+        }
       if (!sv->ready)
         {
           sv->ready = TRUE;

@@ -30,6 +30,7 @@ struct _CordonVerify
   guint namespaces;
   guint64 host_ns[6];
   guint64 keep_caps;
+  gboolean seccomp;         /* a filter must be in force */
 };
 
 static void
@@ -125,13 +126,15 @@ static const struct
 {
   const char *id;
   const char *expect;
+  const char *syscall;    /* the call the probe makes, for allow= */
 } seccomp_checks[] = {
-  { "seccomp-keyring", "add_key fails with EPERM" },
-  { "seccomp-tiocsti", "TIOCSTI with the high 32 bits set fails with EPERM" },
-  { "seccomp-mount-api", "fsopen fails with ENOSYS" },
-  { "seccomp-clone3", "clone3 fails with ENOSYS" },
-  { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM" },
-  { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT" },
+  { "seccomp-keyring", "add_key fails with EPERM", "add_key" },
+  { "seccomp-tiocsti", "TIOCSTI with the high 32 bits set fails with EPERM", "ioctl" },
+  { "seccomp-mount-api", "fsopen fails with ENOSYS", "fsopen" },
+  { "seccomp-clone3", "clone3 fails with ENOSYS", "clone3" },
+  { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM", "unshare" },
+  { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT", "socket" },
+  { "seccomp-io-uring", "io_uring_setup fails with ENOSYS", "io_uring_setup" },
 };
 
 static void
@@ -159,11 +162,20 @@ add_namespace_checks (CordonVerify *v,
   if (plan->proc_mode == CORDON_PROC_HOST_RO)
     g_string_append (v->spec, "host-proc\n");
   g_string_append_printf (v->spec, "capeff\t%016" G_GINT64_MODIFIER "x\n", plan->keep_caps);
-  if (plan->seccomp != CORDON_SECCOMP_NONE && plan->seccomp_allow->len == 0)
+  if (plan->seccomp != CORDON_SECCOMP_NONE)
     {
-      g_string_append (v->spec, "seccomp\n");
+      g_autoptr(GString) probes = g_string_new (NULL);
+
+      /* Every probe but those of calls allow= took out of the profile. */
       for (guint i = 0; i < G_N_ELEMENTS (seccomp_checks); i++)
-        add_check (v, seccomp_checks[i].id, "", seccomp_checks[i].expect, NULL);
+        {
+          if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, seccomp_checks[i].syscall,
+                                                g_str_equal, NULL))
+            continue;
+          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", seccomp_checks[i].id);
+          add_check (v, seccomp_checks[i].id, "", seccomp_checks[i].expect, NULL);
+        }
+      g_string_append_printf (v->spec, "seccomp\t%s\n", probes->len > 0 ? probes->str : "-");
     }
 }
 
@@ -246,7 +258,7 @@ static const struct
   { "no-new-privs", "NoNewPrivs is 1" },
   { "processes", "only the sandbox's processes are visible" },
   { "outside-environ", "bwrap's and the helper's environments hold only allowed names" },
-  { "outside-status", "seen from outside: CapEff as kept, NoNewPrivs 1" },
+  { "outside-status", "seen from outside: CapEff as kept, NoNewPrivs 1, the seccomp filter in force" },
   { "outside-namespaces", "seen from outside: every unshared namespace is new" },
   { "outside-fds", "seen from outside: only fds 0-2 and cordon's own" },
   { "outside-masks", "seen from outside: every mask is mounted" },
@@ -266,6 +278,7 @@ cordon_verify_new (const CordonPlan *plan,
   v->mask_dests = g_ptr_array_new_with_free_func (g_free);
   v->namespaces = plan->namespaces;
   v->keep_caps = plan->keep_caps;
+  v->seccomp = plan->seccomp != CORDON_SECCOMP_NONE;
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
   add_namespace_checks (v, plan);
@@ -408,7 +421,8 @@ environ_problem (CordonVerify *v,
 
 static char *
 status_problem (pid_t pid,
-                guint64 keep_caps)
+                guint64 keep_caps,
+                gboolean seccomp)
 {
   g_autofree char *status = proc_read (pid, "status", NULL);
   const char *cap = status != NULL ? strstr (status, "\nCapEff:\t") : NULL;
@@ -420,6 +434,9 @@ status_problem (pid_t pid,
     return g_strdup ("CapEff is not what the policy keeps");
   if (nnp[strlen ("\nNoNewPrivs:\t")] != '1')
     return g_strdup ("NoNewPrivs is not 1");
+  /* The filter is in force: the sandbox cannot fake this line. */
+  if (seccomp && strstr (status, "\nSeccomp:\t2\n") == NULL)
+    return g_strdup ("no seccomp filter is in force");
   return NULL;
 }
 
@@ -515,7 +532,7 @@ cordon_verify_outside (CordonVerify *v,
   if (problem == NULL)
     problem = environ_problem (v, helper);
   outside_result (v, "outside-environ", problem);
-  outside_result (v, "outside-status", status_problem (helper, v->keep_caps));
+  outside_result (v, "outside-status", status_problem (helper, v->keep_caps, v->seccomp));
   outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
   outside_result (v, "outside-fds", fds_problem (helper));
   outside_result (v, "outside-masks", masks_problem (v, helper));

@@ -263,6 +263,15 @@ test_check_warns_about_a_kept_capability_and_an_allowed_call (void **state)
 }
 
 static void
+test_check_refuses_to_deny_a_call_the_profile_filters_by_argument (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[seccomp]\ndeny=getcpu;socket\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'socket' cannot be denied: the profile already filters it by its arguments", 2, 13);
+}
+
+static void
 test_check_warns_when_neither_session_nor_filter_stops_tiocsti (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = check (
@@ -500,6 +509,7 @@ main (void)
     cmocka_unit_test (test_check_warns_about_tmpfs_under_writable),
     cmocka_unit_test (test_check_warns_about_a_kept_capability_and_an_allowed_call),
     cmocka_unit_test (test_check_warns_when_neither_session_nor_filter_stops_tiocsti),
+    cmocka_unit_test (test_check_refuses_to_deny_a_call_the_profile_filters_by_argument),
     cmocka_unit_test (test_check_does_not_flag_tmpfs_beside_writable_sharing_a_prefix),
     cmocka_unit_test (test_check_reports_read_only_on_the_same_path_as_writable),
     cmocka_unit_test (test_check_reports_read_only_try_on_the_same_path_as_writable_try),
