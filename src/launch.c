@@ -225,6 +225,10 @@ build_options (const CordonLaunchRequest *request)
                            cordon_bwrap_argv_get (request->argv, i));
   cordon_bwrap_argv_add_many (options, -1, "--ro-bind", request->helper_path,
                               CORDON_EXEC_SANDBOX_PATH, "--json-status-fd", json_fd, NULL);
+  /* Invariant 4: no nested user namespace, by bwrap too where it can
+   * (the filter already refuses CLONE_NEWUSER). */
+  if (request->disable_userns)
+    cordon_bwrap_argv_add (options, -1, "--disable-userns");
   if (request->plan->seccomp != CORDON_SECCOMP_NONE)
     {
       g_autofree char *seccomp_fd = g_strdup_printf ("%d", FD_SECCOMP);

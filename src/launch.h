@@ -39,6 +39,7 @@ typedef struct
   const CordonBwrapArgv *argv;        /* rendered options of the plan */
   const char * const *command;
   GBytes *verify_spec;                /* NULL: run without verification */
+  gboolean disable_userns;            /* add --disable-userns (bwrap takes it) */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,

@@ -699,12 +699,14 @@ run_launch (Run *run,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) spec = NULL;
   CordonLaunchRequest req = { run->facts->bwrap_path, run->helper, run->plan, run->argv,
-                              (const char * const *) o->command, NULL };
+                              (const char * const *) o->command, NULL, FALSE };
   CordonSuperviseOptions sup = { timeout_ms, kill_after_ms,
                                  (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, o->verify_only };
   CordonLaunch launch = { -1, -1, -1, -1 };
   CordonRunResult result;
 
+  req.disable_userns = run->probe != NULL && run->probe->disable_userns
+                        && (run->plan->namespaces & CORDON_NS_USER) != 0;
   if (!o->no_verify)
     {
       run->verify = cordon_verify_new (run->plan, run->facts, (const char * const *) o->command);

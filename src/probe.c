@@ -138,7 +138,8 @@ cache_read (const char *dir,
             const char *path,
             const char *key,
             uid_t uid,
-            CordonProbeResult *out_result)
+            CordonProbeResult *out_result,
+            gboolean *out_disable_userns)
 {
   g_autofree char *base = g_path_get_basename (path);
   char text[4097];
@@ -161,11 +162,12 @@ cache_read (const char *dir,
   close (fd);
   text[n] = '\0';
   lines = g_strsplit (text, "\n", -1);
-  if (g_strv_length (lines) < 3 || !g_str_equal (lines[0], CACHE_MAGIC)
+  if (g_strv_length (lines) < 4 || !g_str_equal (lines[0], CACHE_MAGIC)
       || !g_str_has_prefix (lines[1], "key=") || !g_str_equal (lines[1] + 4, key)
-      || !g_str_equal (lines[2], "result=ok"))
+      || !g_str_equal (lines[2], "result=ok") || !g_str_has_prefix (lines[3], "disable-userns="))
     return FALSE;
   *out_result = CORDON_PROBE_OK;
+  *out_disable_userns = g_str_equal (lines[3], "disable-userns=yes");
   return TRUE;
 }
 
@@ -175,9 +177,11 @@ static void
 cache_write (const char *dir,
              const char *path,
              const char *key,
-             uid_t uid)
+             uid_t uid,
+             gboolean disable_userns)
 {
-  g_autofree char *text = g_strdup_printf ("%s\nkey=%s\nresult=ok\n", CACHE_MAGIC, key);
+  g_autofree char *text = g_strdup_printf ("%s\nkey=%s\nresult=ok\ndisable-userns=%s\n", CACHE_MAGIC,
+                                           key, disable_userns ? "yes" : "no");
   int dfd;
 
   if (g_mkdir_with_parents (dir, 0700) != 0 || (dfd = open_trusted_dir (dir, uid)) < 0)
@@ -234,6 +238,24 @@ try_bwrap (const CordonProbeRequest *request,
   if (!g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp,
                      G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                      NULL, NULL, NULL, NULL, &status, error))
+    return FALSE;
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+/* bwrap 0.8.0 added --disable-userns (no user namespace can be made
+ * inside); an older bwrap refuses the option. Tried once, for real. */
+static gboolean
+takes_disable_userns (const CordonProbeRequest *request)
+{
+  const char *argv[] = { request->bwrap_path, "--unshare-user", "--disable-userns",
+                         "--ro-bind", "/", "/", "--", "true", NULL };
+  const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+  int status = 0;
+
+  if (!(request->namespaces & 1u) /* CORDON_NS_USER */
+      || !g_spawn_sync (NULL, (char **) argv, (char **) envp,
+                        G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                        NULL, NULL, NULL, NULL, &status, NULL))
     return FALSE;
   return g_spawn_check_wait_status (status, NULL);
 }
@@ -299,10 +321,14 @@ cordon_probe_run (const CordonProbeRequest *request,
   if (request->cache_dir != NULL)
     probe->cache_path = cache_path_for (request->cache_dir, key);
   if (probe->cache_path != NULL && !request->refresh
-      && cache_read (request->cache_dir, probe->cache_path, key, request->uid, &probe->result))
+      && cache_read (request->cache_dir, probe->cache_path, key, request->uid, &probe->result,
+                     &probe->disable_userns))
     probe->cached = TRUE;
   else if (try_bwrap (request, TRUE, &spawn_error))
-    probe->result = CORDON_PROBE_OK;
+    {
+      probe->result = CORDON_PROBE_OK;
+      probe->disable_userns = takes_disable_userns (request);
+    }
   else if (spawn_error != NULL)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot run %s: %s",
@@ -315,7 +341,7 @@ cordon_probe_run (const CordonProbeRequest *request,
    * may have been passing (a process limit), and a remembered failure
    * would select a degraded fallback on no evidence of this run. */
   if (!probe->cached && probe->cache_path != NULL && probe->result == CORDON_PROBE_OK)
-    cache_write (request->cache_dir, probe->cache_path, key, request->uid);
+    cache_write (request->cache_dir, probe->cache_path, key, request->uid, probe->disable_userns);
   probe->detail = describe (probe->result);
   return g_steal_pointer (&probe);
 }

@@ -26,6 +26,7 @@ typedef struct
 {
   CordonProbeResult result;
   gboolean cached;      /* answered from the cache */
+  gboolean disable_userns; /* this bwrap takes --disable-userns (tried, not read from --help) */
   char *cache_path;     /* NULL when no cache directory could be used */
   char *detail;         /* one line: the cause and the narrowest fix */
 } CordonProbe;
