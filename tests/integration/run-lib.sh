@@ -44,17 +44,16 @@ fi
 tmp=
 wd=
 run_lib_pids=
-run_lib_markers=
 
 run_lib_cleanup ()
 {
   for p in $run_lib_pids; do
     kill -KILL "$p" 2>/dev/null
   done
-  for m in $run_lib_markers; do
-    for p in $(marker_pids "$m"); do
-      kill -KILL "$p" 2>/dev/null
-    done
+  # Every marker of this script starts with this prefix (nap_marker runs
+  # in a command substitution, so it cannot record its markers here).
+  for p in $(marker_pids "$(printf '4242.%07d' "$$")"); do
+    kill -KILL "$p" 2>/dev/null
   done
   [ -z "$tmp" ] || rm -rf "$tmp"
 }
@@ -89,9 +88,7 @@ run_lib_init ()
 
 nap_marker ()
 {
-  m=$(printf '4242.%07d%02d' "$$" "$1")
-  run_lib_markers="$run_lib_markers $m"
-  echo "$m"
+  printf '4242.%07d%02d\n' "$$" "$1"
 }
 
 # The sandbox's processes, seen from the host's /proc.  cordon's own
