@@ -145,7 +145,8 @@ spawn_bwrap (const char *bwrap_path,
   int rc = 0;
 
   /* Above 9 first, so no dup2 below overwrites a source still needed.
-   * An absent fd (-1: no verification) becomes /dev/null's place-holder. */
+   * An absent fd (-1: no verification, no filter) is closed at its slot:
+   * whatever the caller had open there must not reach the sandbox. */
   for (int i = 0; i < N_CHILD_FDS; i++)
     high[i] = -1;
   for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
@@ -156,8 +157,8 @@ spawn_bwrap (const char *bwrap_path,
   sigemptyset (&none);
   sigfillset (&all);
   for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
-    if (high[i] >= 0)
-      rc = posix_spawn_file_actions_adddup2 (&actions, high[i], FD_ARGS + i);
+    rc = high[i] >= 0 ? posix_spawn_file_actions_adddup2 (&actions, high[i], FD_ARGS + i)
+                      : posix_spawn_file_actions_addclose (&actions, FD_ARGS + i);
   if (rc == 0)
     rc = posix_spawn_file_actions_addclosefrom_np (&actions, FD_FIRST_FREE);
   if (rc == 0)
