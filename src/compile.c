@@ -136,10 +136,6 @@ add_session_ops (Compiler *c)
   add_kept_caps (c);
 }
 
-static const char * const minimal_entries[] = {
-  "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL
-};
-
 static gboolean
 add_root (Compiler *c,
           GError **error)
@@ -152,9 +148,9 @@ add_root (Compiler *c,
                           "host root, read-only")->key = CORDON_KEY_FS_ROOT;
       return TRUE;
     }
-  for (guint i = 0; minimal_entries[i] != NULL; i++)
+  for (guint i = 0; cordon_minimal_root_entries[i] != NULL; i++)
     {
-      const char *p = minimal_entries[i];
+      const char *p = cordon_minimal_root_entries[i];
       const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, p);
       CordonPathKind kind;
 
@@ -564,12 +560,11 @@ add_env_socket_mask (Compiler *c,
                      const char *var,
                      const char *what)
 {
-  g_autofree char *raw = cordon_socket_path_from_env (var, cordon_host_facts_getenv (c->facts, var),
-                                                      c->facts->xdg_runtime_dir);
-  g_autofree char *path = raw != NULL ? cordon_path_normalize (raw) : NULL;
+  g_autofree char *path = cordon_socket_path_from_env (var, cordon_host_facts_getenv (c->facts, var),
+                                                       c->facts->xdg_runtime_dir);
   g_autofree char *why = NULL;
 
-  if (path == NULL || cordon_path_has_dotdot (path))
+  if (path == NULL)
     return;
   /* The variable tells the sandbox where the authority lives: it goes
    * with the socket, even if the environment allowlist passes it. */
@@ -577,6 +572,21 @@ add_env_socket_mask (Compiler *c,
     g_hash_table_insert (c->masked_vars, g_strdup (var), g_strdup (what));
   why = g_strdup_printf ("%s, located by $%s", what, var);
   add_mask_path (c, it, path, why);
+}
+
+/* Every path an allow= glob (${VARS} expanded) matches on this host, and
+ * the path itself when it holds no glob. */
+static void
+allow_socket_glob (Compiler *c,
+                   const char *glob)
+{
+  g_autofree char *p = expand_path (c, glob, NULL);
+  GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
+
+  for (guint k = 0; m != NULL && k < m->len; k++)
+    allow_socket_path (c, g_ptr_array_index (m, k));
+  if (p != NULL && !cordon_path_has_glob (p))
+    allow_socket_path (c, p);
 }
 
 static void
@@ -590,36 +600,18 @@ collect_allowed_sockets (Compiler *c)
       const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
 
       for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
-        {
-          g_autofree char *p = expand_path (c, entry->paths[j], NULL);
-          GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
-
-          for (guint k = 0; m != NULL && k < m->len; k++)
-            allow_socket_path (c, g_ptr_array_index (m, k));
-          if (p != NULL && !cordon_path_has_glob (p))
-            allow_socket_path (c, p);
-        }
+        allow_socket_glob (c, entry->paths[j]);
       for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
         {
-          g_autofree char *raw = cordon_socket_path_from_env (entry->env[j],
-                                                              cordon_host_facts_getenv (c->facts, entry->env[j]),
-                                                              c->facts->xdg_runtime_dir);
+          g_autofree char *path = cordon_socket_path_from_env (entry->env[j],
+                                                               cordon_host_facts_getenv (c->facts, entry->env[j]),
+                                                               c->facts->xdg_runtime_dir);
 
-          g_autofree char *norm = raw != NULL ? cordon_path_normalize (raw) : NULL;
-
-          if (norm != NULL)
-            allow_socket_path (c, norm);
+          if (path != NULL)
+            allow_socket_path (c, path);
         }
       if (entry == NULL)
-        {
-          g_autofree char *p = expand_path (c, it->text, NULL);
-          GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
-
-          for (guint k = 0; m != NULL && k < m->len; k++)
-            allow_socket_path (c, g_ptr_array_index (m, k));
-          if (p != NULL && !cordon_path_has_glob (p))
-            allow_socket_path (c, p);
-        }
+        allow_socket_glob (c, it->text);
     }
 }
 

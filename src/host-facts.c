@@ -601,10 +601,9 @@ scan_socket_entry (CordonHostFacts *facts,
       g_autofree char *p = cordon_socket_path_from_env (entry->env[j],
                                                         cordon_host_facts_getenv (facts, entry->env[j]),
                                                         facts->xdg_runtime_dir);
-      g_autofree char *norm = p != NULL ? cordon_path_normalize (p) : NULL;
 
-      if (norm != NULL && !cordon_path_has_dotdot (norm))
-        cordon_host_facts_stat_mask (facts, norm);
+      if (p != NULL)
+        cordon_host_facts_stat_mask (facts, p);
     }
 }
 
@@ -615,7 +614,9 @@ static const CordonKey path_keys[] = {
 };
 
 /* The top-level entries a root=minimal sandbox takes from the host. */
-static const char * const minimal_entries[] = {
+/* What root=minimal binds of the host: read by the scan here and by
+ * the compiler, so the facts it needs are always there. */
+const char * const cordon_minimal_root_entries[] = {
   "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", NULL
 };
 
@@ -628,8 +629,8 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   const CordonItem *listening;
 
   cordon_host_facts_get_vars (facts, uid_buf, &vars);
-  for (guint i = 0; minimal_entries[i] != NULL; i++)
-    cordon_host_facts_stat (facts, minimal_entries[i]);
+  for (guint i = 0; cordon_minimal_root_entries[i] != NULL; i++)
+    cordon_host_facts_stat (facts, cordon_minimal_root_entries[i]);
   cordon_host_facts_stat (facts, facts->workdir);
   cordon_host_facts_stat (facts, facts->config_dir);
   if (facts->cache_dir != NULL)

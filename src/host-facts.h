@@ -74,6 +74,8 @@ void cordon_host_facts_stat_mask (CordonHostFacts *facts,
 void cordon_host_facts_read_unix_sockets (CordonHostFacts *facts);
 void cordon_host_facts_glob (CordonHostFacts *facts,
                              const char *pattern);
+extern const char * const cordon_minimal_root_entries[];
+
 void cordon_host_facts_scan_policy (CordonHostFacts *facts,
                                     const CordonPolicy *policy);
 const CordonPathInfo *cordon_host_facts_lookup (const CordonHostFacts *facts,

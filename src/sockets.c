@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cordon-resources.h"
+#include "path-util.h"
 #include "sockets.h"
 
 #define CATALOG_RESOURCE "/org/cordon/data/sockets.catalog"
@@ -136,13 +137,10 @@ x11_path (const char *value)
   return g_strdup_printf ("/tmp/.X11-unix/X%.*s", (int) n, digits);
 }
 
-/* The socket path a variable names, or NULL when it names none (unset
- * form, TCP, abstract). Pure: the variable's value comes from host
- * facts. The value is never stored anywhere but in the plan's mask. */
-char *
-cordon_socket_path_from_env (const char *name,
-                             const char *value,
-                             const char *xdg_runtime_dir)
+static char *
+raw_path_from_env (const char *name,
+                   const char *value,
+                   const char *xdg_runtime_dir)
 {
   if (value == NULL || value[0] == '\0')
     return NULL;
@@ -171,4 +169,21 @@ cordon_socket_path_from_env (const char *name,
       return absolute_path (parts[0]);
     }
   return NULL;
+}
+
+/* The socket path a variable names, normalized, or NULL when it names
+ * none (unset form, TCP, abstract) or one with a ".." left in it. Pure:
+ * the variable's value comes from host facts. The value is never stored
+ * anywhere but in the plan's mask. */
+char *
+cordon_socket_path_from_env (const char *name,
+                             const char *value,
+                             const char *xdg_runtime_dir)
+{
+  g_autofree char *raw = raw_path_from_env (name, value, xdg_runtime_dir);
+  char *path = raw != NULL ? cordon_path_normalize (raw) : NULL;
+
+  if (path != NULL && cordon_path_has_dotdot (path))
+    g_clear_pointer (&path, g_free);
+  return path;
 }
