@@ -616,6 +616,22 @@ check_processes (CordonChecker *ck)
           n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
 }
 
+/* 1 when /proc holds no entry at all (or is absent), else 0. */
+static int
+proc_is_empty (void)
+{
+  DIR *d = opendir ("/proc");
+  struct dirent *de;
+  int empty = 1;
+
+  while (d != NULL && empty && (de = readdir (d)) != NULL)
+    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
+      empty = 0;
+  if (d != NULL)
+    closedir (d);
+  return empty;
+}
+
 void
 cordon_checker_run_fixed (CordonChecker *ck,
                           const int *own_fds,
@@ -627,14 +643,21 @@ cordon_checker_run_fixed (CordonChecker *ck,
   check_keyring (ck);
   if (access ("/proc/self/status", R_OK) != 0)
     {
-      /* No /proc inside ([proc] mode=none): cordon makes these checks
-       * from outside, on this very process, before releasing it. */
-      static const char * const outside[] = { "dropped-values", "fds", "capabilities",
-                                               "no-new-privs", "processes" };
+      /* No /proc inside ([proc] mode=none): cordon checks this very
+       * process's fds and credentials from outside before releasing it.
+       * No environ, cmdline or process list can be read here only if
+       * /proc is truly empty, which is checked, not assumed. */
+      static const char * const outside[] = { "fds", "capabilities", "no-new-privs" };
+      int empty = proc_is_empty ();
 
-      /* "processes" only where cordon asked for it (a pid namespace). */
-      for (size_t i = 0; i < sizeof outside / sizeof outside[0] - (ck->pid_ns_new ? 0 : 1); i++)
+      for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
         result (ck, outside[i], 1, 0, "no /proc inside: checked from outside");
+      result (ck, "dropped-values", empty, 0,
+              empty ? "no /proc inside: no environ or cmdline to read" : "/proc is not empty");
+      /* "processes" only where cordon asked for it (a pid namespace). */
+      if (ck->pid_ns_new)
+        result (ck, "processes", empty, 0,
+                empty ? "no /proc inside: no process to see" : "/proc is not empty");
       return;
     }
   check_dropped_values (ck);
