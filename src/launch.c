@@ -288,7 +288,9 @@ cordon_launch_start (const CordonLaunchRequest *request,
       close_fds ((int[]) { memfd, specfd, go[0], go[1] }, 4);
       return FALSE;
     }
-  if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0)
+  /* cordon's ends never block its poll loop: O_NONBLOCK from the start. */
+  if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0
+      || fcntl (json[0], F_SETFL, O_NONBLOCK) != 0 || fcntl (ready[0], F_SETFL, O_NONBLOCK) != 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
       close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 9);
@@ -302,8 +304,6 @@ cordon_launch_start (const CordonLaunchRequest *request,
       return FALSE;
     }
   close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0] }, 6);
-  fcntl (json[0], F_SETFL, O_NONBLOCK);
-  fcntl (ready[0], F_SETFL, O_NONBLOCK);
   out_launch->pid = pid;
   out_launch->status_fd = json[0];
   out_launch->ready_fd = ready[0];

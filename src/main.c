@@ -716,9 +716,9 @@ run_launch (Run *run,
     }
   /* Invariant 3: cordon's own /proc entries (environ, fds, memory) stay
    * unreadable to anything running as the same user, the sandbox too. */
-  prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
-  cordon_supervisor_prepare ();
-  if (!cordon_launch_start (&req, &launch, &error))
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    return run_fail (run, "launch", "cannot make cordon non-dumpable");
+  if (!cordon_supervisor_prepare (&error) || !cordon_launch_start (&req, &launch, &error))
     return run_fail (run, "launch", error->message);
   if (!cordon_supervise (&launch, &sup, &result, &error))
     return run_fail (run, "launch", error->message);

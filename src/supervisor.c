@@ -68,14 +68,19 @@ blocked_set (sigset_t *set)
 
 /* Before the fork: signals queue for the signalfd from now on (none is
  * lost between fork and poll), and orphans of the sandbox come to us. */
-void
-cordon_supervisor_prepare (void)
+gboolean
+cordon_supervisor_prepare (GError **error)
 {
   sigset_t set;
 
   blocked_set (&set);
-  sigprocmask (SIG_BLOCK, &set, NULL);
-  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0 || prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                   "cannot become the sandbox's subreaper: %s", g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* State and parent from /proc/PID/stat; FALSE when the process is gone.

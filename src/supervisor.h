@@ -51,7 +51,7 @@ typedef struct
   guint n_killed;           /* processes killed at teardown */
 } CordonRunResult;
 
-void cordon_supervisor_prepare (void);
+gboolean cordon_supervisor_prepare (GError **error);
 gboolean cordon_supervise (CordonLaunch *launch,
                            const CordonSuperviseOptions *options,
                            CordonRunResult *out_result,
