@@ -322,8 +322,12 @@ test_host_facts_scan_covers_the_sockets_an_allow_names (void **state)
   FixtureHost *host = *state;
   g_autoptr(CordonPolicy) policy = load ("[sockets]\nallow=@dbus-session\n");
 
+  const CordonPathInfo *info;
+
   cordon_host_facts_scan_policy (host->facts, policy);
-  assert_non_null (cordon_host_facts_lookup (host->facts, "/run/user/1000/bus"));
+  info = cordon_host_facts_lookup (host->facts, "/run/user/1000/bus");
+  assert_non_null (info);
+  assert_int_equal (info->kind, CORDON_PATH_SOCKET);
 }
 
 static void
