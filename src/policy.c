@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* policy: the key table and the merged policy model. The table is the one
  * place that says which sections and keys exist, their value types and
- * defaults; parse, check and compile all read it. */
+ * defaults; parse, check and compile read it, and tests/man.test holds
+ * cordon.policy(5) to it. */
 #include "config.h"
 
 #include "policy.h"
