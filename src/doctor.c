@@ -39,23 +39,13 @@ add (GPtrArray *out,
   g_ptr_array_add (out, f);
 }
 
-static char *
-read_value (const char *path)
-{
-  g_autofree char *text = NULL;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return NULL;
-  return g_strstrip (g_steal_pointer (&text));
-}
-
 static void
 check_userns (GPtrArray *out,
               uid_t uid)
 {
-  g_autofree char *max = read_value ("/proc/sys/user/max_user_namespaces");
-  g_autofree char *clone = read_value ("/proc/sys/kernel/unprivileged_userns_clone");
-  g_autofree char *aa = read_value ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+  g_autofree char *max = cordon_probe_read_value ("/proc/sys/user/max_user_namespaces");
+  g_autofree char *clone = cordon_probe_read_value ("/proc/sys/kernel/unprivileged_userns_clone");
+  g_autofree char *aa = cordon_probe_read_value ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 
   add (out, "user.max_user_namespaces", g_strdup (max != NULL ? max : "unknown"),
        max == NULL || !g_str_equal (max, "0"),
@@ -104,7 +94,7 @@ check_bwrap (GPtrArray *out,
 static void
 check_proc (GPtrArray *out)
 {
-  g_autofree char *info = read_value ("/proc/self/mountinfo");
+  g_autofree char *info = cordon_probe_read_value ("/proc/self/mountinfo");
   g_auto(GStrv) lines = info != NULL ? g_strsplit (info, "\n", -1) : NULL;
   g_autofree char *found = NULL;
 
@@ -132,7 +122,7 @@ check_proc (GPtrArray *out)
 static void
 check_container (GPtrArray *out)
 {
-  g_autofree char *status = read_value ("/proc/self/status");
+  g_autofree char *status = cordon_probe_read_value ("/proc/self/status");
   const char *seccomp = status != NULL ? strstr (status, "\nSeccomp:\t") : NULL;
   gboolean in_container = g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS)
                           || g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)

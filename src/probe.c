@@ -53,8 +53,9 @@ cordon_probe_default_cache_dir (const char * const *envp)
   return NULL;
 }
 
-static char *
-read_small (const char *path)
+/* A small file's contents, trimmed (a sysctl, an id), or NULL. */
+char *
+cordon_probe_read_value (const char *path)
 {
   g_autofree char *text = NULL;
 
@@ -81,12 +82,12 @@ char *
 cordon_probe_cache_key (const CordonProbeRequest *request,
                         GError **error)
 {
-  g_autofree char *boot = read_small ("/proc/sys/kernel/random/boot_id");
+  g_autofree char *boot = cordon_probe_read_value ("/proc/sys/kernel/random/boot_id");
   /* The user-namespace settings are in the key too: changing one asks
    * again. */
-  g_autofree char *maxns = read_small ("/proc/sys/user/max_user_namespaces");
-  g_autofree char *clone = read_small ("/proc/sys/kernel/unprivileged_userns_clone");
-  g_autofree char *aa = read_small ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+  g_autofree char *maxns = cordon_probe_read_value ("/proc/sys/user/max_user_namespaces");
+  g_autofree char *clone = cordon_probe_read_value ("/proc/sys/kernel/unprivileged_userns_clone");
+  g_autofree char *aa = cordon_probe_read_value ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
   struct stat mnt, pid, bw;
 
   if (!stat_id ("/proc/self/ns/mnt", &mnt, error) || !stat_id ("/proc/self/ns/pid", &pid, error)
@@ -264,7 +265,7 @@ static gboolean
 sysctl_is (const char *path,
            const char *value)
 {
-  g_autofree char *text = read_small (path);
+  g_autofree char *text = cordon_probe_read_value (path);
 
   return text != NULL && g_str_equal (text, value);
 }

@@ -46,6 +46,7 @@ CordonProbe *cordon_probe_run (const CordonProbeRequest *request,
 void cordon_probe_free (CordonProbe *probe);
 const char *cordon_probe_result_name (CordonProbeResult result);
 char *cordon_probe_default_cache_dir (const char * const *envp);
+char *cordon_probe_read_value (const char *path);
 char *cordon_probe_cache_key (const CordonProbeRequest *request,
                               GError **error);
 char **cordon_probe_bwrap_args (guint namespaces,
