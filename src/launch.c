@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* launch: fork and exec bwrap with nothing of the caller's but what the
- * plan allows.
+/* launch: start bwrap with nothing of the caller's but what the plan
+ * allows.
  *
  * bwrap's own documentation covers --clearenv and --setenv, but both act
  * inside the sandbox: bwrap itself still holds the caller's environment,
  * readable as /proc/1/environ by the sandbox, and its argv (every
  * --setenv value) as /proc/1/cmdline. So bwrap is exec'd with the plan's
  * envp and no more, its options come from a sealed memfd (--args), and
- * every other fd is closed in the child. */
+ * every other fd is closed in the child.
+ *
+ * bwrap is started by cordon-keeper (see src/cordon-keeper.c), which
+ * stays its parent: should cordon be killed while bwrap sets up, the
+ * keeper kills what bwrap leaves stranded. */
 #include "config.h"
 
 #include <errno.h>
@@ -16,7 +20,9 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -32,7 +38,8 @@ enum
   FD_SPEC = 6,       /* cordon-exec's verification spec (sealed memfd) */
   FD_GO = CORDON_EXEC_GO_FD, /* cordon's word to cordon-exec after the outside checks */
   FD_SECCOMP = 8,    /* --seccomp: the filter's BPF (sealed memfd) */
-  FD_FIRST_FREE = 9,
+  FD_LIFE = 9,       /* the keeper's end of its socket to cordon; not bwrap's */
+  FD_FIRST_FREE = 10,
   N_CHILD_FDS = FD_FIRST_FREE - FD_ARGS,
 };
 
@@ -58,25 +65,30 @@ cordon_launch_check_bwrap (const char *bwrap_path,
   return TRUE;
 }
 
-/* Beside the cordon binary (an uninstalled build), else the installed
- * libexec dir. CORDON_EXEC_HELPER overrides both, for tests. */
+/* A helper program (cordon-exec, cordon-keeper): beside the cordon
+ * binary (an uninstalled build), else the installed libexec dir.
+ * `env_override`, when set to an absolute path of an executable,
+ * overrides both, for tests. */
 char *
-cordon_launch_find_helper (GError **error)
+cordon_launch_find_helper (const char *name,
+                           const char *env_override,
+                           GError **error)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
-  g_autofree char *beside = dir != NULL ? g_build_filename (dir, "cordon-exec", NULL) : NULL;
-  const char *env = g_getenv ("CORDON_EXEC_HELPER");
+  g_autofree char *beside = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
+  g_autofree char *installed = g_build_filename (CORDON_PKGLIBEXECDIR, name, NULL);
+  const char *env = env_override != NULL ? g_getenv (env_override) : NULL;
 
   if (env != NULL && g_path_is_absolute (env) && access (env, X_OK) == 0)
     return g_strdup (env);
   if (beside != NULL && access (beside, X_OK) == 0)
     return g_steal_pointer (&beside);
-  if (access (CORDON_PKGLIBEXECDIR "/cordon-exec", X_OK) == 0)
-    return g_strdup (CORDON_PKGLIBEXECDIR "/cordon-exec");
+  if (access (installed, X_OK) == 0)
+    return g_steal_pointer (&installed);
   g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
-               "cordon-exec not found beside %s nor in %s (a broken installation)",
-               self != NULL ? self : "cordon", CORDON_PKGLIBEXECDIR);
+               "%s not found beside %s nor in %s (a broken installation)",
+               name, self != NULL ? self : "cordon", CORDON_PKGLIBEXECDIR);
   return NULL;
 }
 
@@ -125,18 +137,17 @@ sealed_memfd (GBytes *bytes,
 
 /* posix_spawn, not fork: glibc spawns with CLONE_VFORK, so cordon's
  * page tables are not copied (a fork costs about a millisecond here). The
- * file actions put bwrap's three fds at fixed numbers and close every
- * other (invariant 3); the attributes give it an empty signal mask and
- * default dispositions, not the blocked set cordon keeps for its
- * signalfd nor anything the caller ignored. */
+ * file actions put bwrap's fds and the keeper's socket at fixed numbers
+ * and close every other (invariant 3; the keeper passes the ones below
+ * FD_LIFE on to bwrap, and closes its own copies); the attributes give
+ * it an empty signal mask and default dispositions, not the blocked set
+ * cordon keeps for its signalfd nor anything the caller ignored. */
 static gboolean
-spawn_bwrap (const char *bwrap_path,
-             char **argv,
-             char **envp,
-             const int fds[N_CHILD_FDS],
-             gboolean own_group,
-             pid_t *out_pid,
-             GError **error)
+spawn_keeper (char **argv,
+              char **envp,
+              const int fds[N_CHILD_FDS],
+              pid_t *out_pid,
+              GError **error)
 {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
@@ -144,13 +155,13 @@ spawn_bwrap (const char *bwrap_path,
   int high[N_CHILD_FDS];
   int rc = 0;
 
-  /* Above 9 first, so no dup2 below overwrites a source still needed.
+  /* Above 10 first, so no dup2 below overwrites a source still needed.
    * An absent fd (-1: no verification, no filter) is closed at its slot:
    * whatever the caller had open there must not reach the sandbox. */
   for (int i = 0; i < N_CHILD_FDS; i++)
     high[i] = -1;
   for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
-    if (fds[i] >= 0 && (high[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, 10)) < 0)
+    if (fds[i] >= 0 && (high[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, FD_FIRST_FREE)) < 0)
       rc = errno;
   posix_spawn_file_actions_init (&actions);
   posix_spawnattr_init (&attr);
@@ -165,17 +176,15 @@ spawn_bwrap (const char *bwrap_path,
     rc = posix_spawnattr_setsigmask (&attr, &none);
   if (rc == 0)
     rc = posix_spawnattr_setsigdefault (&attr, &all);
-  /* With a new session the sandbox has no terminal: put bwrap in a
-   * process group of its own too, so a Ctrl-C reaches cordon alone, which
-   * forwards it to the command (rather than killing bwrap's monitor and,
-   * through --die-with-parent, the command before it can clean up). */
-  if (rc == 0 && own_group)
+  /* A group of its own: a SIGKILL sent to cordon's whole group must not
+   * take the keeper along, whose work starts when cordon is gone. */
+  if (rc == 0)
     rc = posix_spawnattr_setpgroup (&attr, 0);
   if (rc == 0)
     rc = posix_spawnattr_setflags (&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-                                   | (own_group ? POSIX_SPAWN_SETPGROUP : 0));
+                                   | POSIX_SPAWN_SETPGROUP);
   if (rc == 0)
-    rc = posix_spawn (out_pid, bwrap_path, &actions, &attr, argv, envp);
+    rc = posix_spawn (out_pid, argv[0], &actions, &attr, argv, envp);
   posix_spawn_file_actions_destroy (&actions);
   posix_spawnattr_destroy (&attr);
   for (int i = 0; i < N_CHILD_FDS; i++)
@@ -183,8 +192,51 @@ spawn_bwrap (const char *bwrap_path,
       close (high[i]);
   if (rc != 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s",
-                 bwrap_path, g_strerror (rc));
+                 argv[0], g_strerror (rc));
   return rc == 0;
+}
+
+/* The keeper's first word: "P<bwrap's pid>" or "E<errno>" (bwrap could
+ * not be started). EOF or anything else: the keeper failed. */
+static gboolean
+read_keeper_word (int fd,
+                  const char *bwrap_path,
+                  pid_t *out_pid,
+                  GError **error)
+{
+  char buf[32];
+  size_t len = 0;
+  ssize_t n;
+  long value;
+  char *end = NULL;
+
+  while (len < sizeof buf - 1 && memchr (buf, '\n', len) == NULL
+         && ((n = read (fd, buf + len, sizeof buf - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
+    len += n > 0 ? (size_t) n : 0;
+  buf[len] = '\0';
+  errno = 0;
+  value = len > 1 ? strtol (buf + 1, &end, 10) : 0;
+  if (len > 1 && buf[0] == 'P' && errno == 0 && *end == '\n' && value > 0)
+    {
+      *out_pid = (pid_t) value;
+      return TRUE;
+    }
+  if (len > 1 && buf[0] == 'E' && errno == 0 && *end == '\n' && value > 0)
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s",
+                 bwrap_path, g_strerror ((int) value));
+  else
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                 "cordon-keeper failed before starting %s", bwrap_path);
+  return FALSE;
+}
+
+static gboolean
+has_new_session (const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == CORDON_OP_NEW_SESSION)
+      return TRUE;
+  return FALSE;
 }
 
 static char **
@@ -192,6 +244,15 @@ build_argv (const CordonLaunchRequest *request)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
 
+  g_ptr_array_add (argv, g_strdup (request->keeper_path));
+  g_ptr_array_add (argv, g_strdup_printf ("%d", FD_LIFE));
+  /* With a new session the sandbox has no terminal: bwrap gets a process
+   * group of its own too ("0"), so a Ctrl-C reaches cordon alone, which
+   * forwards it to the command (rather than killing bwrap's monitor and,
+   * through --die-with-parent, the command before it can clean up).
+   * Without, bwrap joins cordon's group, the terminal's. */
+  g_ptr_array_add (argv, has_new_session (request->plan) ? g_strdup ("0")
+                                                          : g_strdup_printf ("%d", (int) getpgrp ()));
   g_ptr_array_add (argv, g_strdup (request->bwrap_path));
   g_ptr_array_add (argv, g_strdup ("--args"));
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_ARGS));
@@ -239,15 +300,6 @@ build_options (const CordonLaunchRequest *request)
   return options;
 }
 
-static gboolean
-has_new_session (const CordonPlan *plan)
-{
-  for (guint i = 0; i < plan->ops->len; i++)
-    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == CORDON_OP_NEW_SESSION)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 close_fds (int *fds,
            guint n)
@@ -266,10 +318,11 @@ cordon_launch_start (const CordonLaunchRequest *request,
   g_autoptr(GBytes) option_bytes = cordon_bwrap_argv_to_nul (options);
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
-  int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, go[2] = { -1, -1 };
+  int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, go[2] = { -1, -1 }, life[2] = { -1, -1 };
   int memfd = sealed_memfd (option_bytes, error);
   int specfd = -1, filterfd = -1;
-  pid_t pid;
+  gboolean ok;
+  pid_t pid = 0, keeper = 0;
 
   for (guint i = 0; i < request->plan->envp->len; i++)
     envp[i] = g_ptr_array_index (request->plan->envp, i);
@@ -288,23 +341,34 @@ cordon_launch_start (const CordonLaunchRequest *request,
       close_fds ((int[]) { memfd, specfd, go[0], go[1] }, 4);
       return FALSE;
     }
-  /* cordon's ends never block its poll loop: O_NONBLOCK from the start. */
+  /* cordon's ends never block its poll loop: O_NONBLOCK from the start.
+   * The keeper's socket blocks: its first word is awaited here. */
   if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0
+      || socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, life) != 0
       || fcntl (json[0], F_SETFL, O_NONBLOCK) != 0 || fcntl (ready[0], F_SETFL, O_NONBLOCK) != 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
-      close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 9);
+      close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1],
+                           life[0], life[1] }, 11);
       return FALSE;
     }
-  if (!spawn_bwrap (request->bwrap_path, argv, envp,
-                    (const int[]) { memfd, json[1], ready[1], specfd, go[0], filterfd },
-                    has_new_session (request->plan), &pid, error))
+  ok = spawn_keeper (argv, envp, (const int[]) { memfd, json[1], ready[1], specfd, go[0], filterfd, life[1] },
+                     &keeper, error);
+  close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0], life[1] }, 7);
+  if (ok && !read_keeper_word (life[0], request->bwrap_path, &pid, error))
     {
-      close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1] }, 9);
+      while (waitpid (keeper, NULL, 0) < 0 && errno == EINTR)
+        ;
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      close_fds ((int[]) { json[0], ready[0], go[1], life[0] }, 4);
       return FALSE;
     }
-  close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0] }, 6);
   out_launch->pid = pid;
+  out_launch->keeper_pid = keeper;
+  out_launch->life_fd = life[0];
   out_launch->status_fd = json[0];
   out_launch->ready_fd = ready[0];
   out_launch->go_fd = go[1];

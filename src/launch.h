@@ -25,7 +25,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  pid_t pid;           /* bwrap, our child */
+  pid_t pid;           /* bwrap, the keeper's child */
+  pid_t keeper_pid;    /* cordon-keeper, our child: it ends as bwrap ended */
+  int life_fd;         /* our end of the keeper's socket: open while cordon lives */
   int status_fd;       /* read end of bwrap's --json-status-fd */
   int ready_fd;        /* read end of the helper's status pipe */
   int go_fd;           /* write end of the helper's go pipe, or -1 without verify */
@@ -35,6 +37,7 @@ typedef struct
 {
   const char *bwrap_path;
   const char *helper_path;            /* host path of cordon-exec */
+  const char *keeper_path;            /* host path of cordon-keeper */
   const CordonPlan *plan;
   const CordonBwrapArgv *argv;        /* rendered options of the plan */
   const char * const *command;
@@ -45,7 +48,9 @@ typedef struct
 gboolean cordon_launch_start (const CordonLaunchRequest *request,
                               CordonLaunch *out_launch,
                               GError **error);
-char *cordon_launch_find_helper (GError **error);
+char *cordon_launch_find_helper (const char *name,
+                                 const char *env_override,
+                                 GError **error);
 gboolean cordon_launch_check_bwrap (const char *bwrap_path,
                                     GError **error);
 

@@ -331,6 +331,7 @@ typedef struct
   CordonVerify *verify;
   gboolean no_verify;
   char *helper;
+  char *keeper;
   const char *report_path;
 } Run;
 
@@ -345,6 +346,7 @@ run_clear (Run *run)
   g_clear_pointer (&run->facts, cordon_host_facts_free);
   g_clear_pointer (&run->policy, cordon_policy_free);
   g_free (run->helper);
+  g_free (run->keeper);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
@@ -698,11 +700,12 @@ run_launch (Run *run,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) spec = NULL;
-  CordonLaunchRequest req = { run->facts->bwrap_path, run->helper, run->plan, run->argv,
+  CordonLaunchRequest req = { run->facts->bwrap_path, run->helper, run->keeper, run->plan, run->argv,
                               (const char * const *) o->command, NULL, FALSE };
   CordonSuperviseOptions sup = { timeout_ms, kill_after_ms,
                                  (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, o->verify_only };
-  CordonLaunch launch = { -1, -1, -1, -1 };
+  CordonLaunch launch = { .pid = -1, .keeper_pid = -1, .life_fd = -1,
+                          .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
   CordonRunResult result;
 
   req.disable_userns = run->probe != NULL && run->probe->disable_userns
@@ -793,7 +796,8 @@ run_prepare (Run *run,
   if (!run_compile (run))
     return FALSE;
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error)
-      || (run->helper = cordon_launch_find_helper (&error)) == NULL)
+      || (run->helper = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", &error)) == NULL
+      || (run->keeper = cordon_launch_find_helper ("cordon-keeper", NULL, &error)) == NULL)
     {
       run_fail (run, "host", error->message);
       return FALSE;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "file-util.h"
 #include "policy.h"
 #include "probe.h"
 
@@ -183,14 +184,16 @@ cache_write (const char *dir,
 {
   g_autofree char *text = g_strdup_printf ("%s\nkey=%s\nresult=ok\ndisable-userns=%s\n", CACHE_MAGIC,
                                            key, disable_userns ? "yes" : "no");
+  g_autofree char *base = g_path_get_basename (path);
   int dfd;
 
   if (g_mkdir_with_parents (dir, 0700) != 0 || (dfd = open_trusted_dir (dir, uid)) < 0)
     return;
+  /* Through the directory just checked, not its path again. A foreign or
+   * corrupt file is replaced; a reader never sees half an answer, and a
+   * run killed while writing leaves no temporary file. */
+  (void) cordon_file_replace_at (dfd, base, text, strlen (text), 0600, NULL);
   close (dfd);
-  /* Written aside and renamed over: a foreign or corrupt file is replaced,
-   * and a reader never sees half an answer. */
-  (void) g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, NULL);
 }
 
 /* The probe's bwrap options: the plan's namespaces, the host root (only

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "file-util.h"
 #include "report.h"
 
 static const char * const outcome_names[] = {
@@ -378,7 +379,7 @@ cordon_report_to_json (const CordonReport *report)
   return json_generator_to_data (gen, NULL);
 }
 
-/* Written to a temporary file and renamed, so a reader never sees half a
+/* Whole or not at all (see file-util.c), so a reader never sees half a
  * report; 0600 because it names the caller's variables and paths. */
 gboolean
 cordon_report_write (const CordonReport *report,
@@ -388,7 +389,5 @@ cordon_report_write (const CordonReport *report,
   g_autofree char *json = cordon_report_to_json (report);
   g_autofree char *text = g_strconcat (json, "\n", NULL);
 
-  return g_file_set_contents_full (path, text, -1,
-                                   G_FILE_SET_CONTENTS_CONSISTENT,
-                                   0600, error);
+  return cordon_file_replace (path, text, strlen (text), 0600, error);
 }

@@ -2,8 +2,10 @@
 /* supervisor: one poll loop over a signalfd, bwrap's status fd, the
  * helper's ready fd and a timerfd. It never trusts the sandbox to end by
  * itself: when bwrap is gone, or the timeout passes, every descendant of
- * cordon is killed (cordon is a subreaper, so orphans come back to it and
- * none escape by setsid() or a double fork). */
+ * cordon is killed. cordon and bwrap's keeper are both subreapers, so an
+ * orphan comes to the keeper, or to cordon once the keeper is gone: none
+ * escapes from below cordon by setsid() or a double fork. The keeper is
+ * cordon's child and ends as bwrap ended, so its status is bwrap's. */
 #include "config.h"
 
 #include <errno.h>
@@ -254,16 +256,16 @@ reap (Supervisor *sv)
   pid_t pid;
 
   while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
-    if (pid == sv->launch->pid)
+    if (pid == sv->launch->keeper_pid)
       {
         sv->bwrap_done = TRUE;
         sv->bwrap_status = status;
       }
 }
 
-/* The sandbox's own processes: every descendant but bwrap's monitor and,
- * with a pid namespace, bwrap's init (which ignores what it has no
- * handler for, and whose death would SIGKILL everything at once). */
+/* The sandbox's own processes: every descendant but the keeper, bwrap's
+ * monitor and, with a pid namespace, bwrap's init (which ignores what it
+ * has no handler for, and whose death would SIGKILL everything at once). */
 static void
 signal_sandbox (Supervisor *sv,
                 int sig)
@@ -274,7 +276,8 @@ signal_sandbox (Supervisor *sv,
     {
       pid_t pid = g_array_index (family, pid_t, i);
 
-      if (pid == sv->launch->pid || (sv->opts->pid_namespace && pid == sv->child_pid))
+      if (pid == sv->launch->keeper_pid || pid == sv->launch->pid
+          || (sv->opts->pid_namespace && pid == sv->child_pid))
         continue;
       signal_descendant (pid, family, sig);
     }
@@ -294,7 +297,7 @@ wait_children (Supervisor *sv)
 
       if (pid < 0 && errno == ECHILD)
         return;
-      if (pid == sv->launch->pid)
+      if (pid == sv->launch->keeper_pid)
         {
           sv->bwrap_done = TRUE;
           sv->bwrap_status = status;
@@ -618,6 +621,7 @@ cordon_supervise (CordonLaunch *launch,
       g_string_free (sv.json, TRUE);
       g_string_free (sv.status, TRUE);
       clear_fd (&launch->go_fd);
+      clear_fd (&launch->life_fd);
       return FALSE;
     }
   if (options->timeout_ms > 0)
@@ -637,6 +641,8 @@ cordon_supervise (CordonLaunch *launch,
   close (sv.sigfd);
   close (sv.timerfd);
   clear_fd (&launch->go_fd);
+  /* The keeper is gone (reaped above): nobody reads this any more. */
+  clear_fd (&launch->life_fd);
   g_string_free (sv.json, TRUE);
   g_string_free (sv.status, TRUE);
   return TRUE;

@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "cordon-error.h"
 #include "policy-parse.h"
 #include "report.h"
 
@@ -795,7 +796,8 @@ test_report_write_fails_with_an_error_for_an_unwritable_path (void **state)
 
   assert_false (cordon_report_write (&f->report, path, &error));
   assert_non_null (error);
-  assert_true (error->domain == G_FILE_ERROR);
+  assert_true (error->domain == CORDON_ERROR);
+  assert_non_null (strstr (error->message, path));
   assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   assert_int_equal (g_rmdir (dir), 0);
 }

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* file-util: a file written whole, under its name, or not at all, and no
+ * temporary name left behind by a process killed while writing it.
+ *
+ * The data goes into an unnamed file (O_TMPFILE) in the target's
+ * directory, which is then linked in under the target's name; a file
+ * already there is unlinked first (a reader in between finds no file,
+ * never half of one). Killed at any point, the writer leaves either the
+ * old file, no file, or the new one: nothing else. Where the file system
+ * has no O_TMPFILE, a named temporary file is renamed over the target,
+ * which leaves that name behind if the writer is killed in between.
+ * Nothing is synced to disk: the probe cache is checked whenever it is
+ * read, and a report is read as soon as cordon exits. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "file-util.h"
+
+static gboolean
+write_all (int fd,
+           const char *data,
+           gsize len)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+static gboolean
+fail (GError **error,
+      const char *base,
+      const char *what,
+      int saved)
+{
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "%s %s: %s", what, base, g_strerror (saved));
+  return FALSE;
+}
+
+/* An unnamed file's contents linked in as `base`, replacing what is there. */
+static gboolean
+link_in (int fd,
+         int dir_fd,
+         const char *base,
+         GError **error)
+{
+  char self[64];
+
+  snprintf (self, sizeof self, "/proc/self/fd/%d", fd);
+  for (guint attempt = 0; attempt < 8; attempt++)
+    {
+      if (linkat (AT_FDCWD, self, dir_fd, base, AT_SYMLINK_FOLLOW) == 0)
+        return TRUE;
+      if (errno != EEXIST || (unlinkat (dir_fd, base, 0) != 0 && errno != ENOENT))
+        return fail (error, base, "cannot write", errno);
+    }
+  return fail (error, base, "cannot write", EEXIST);
+}
+
+static gboolean
+replace_by_rename (int dir_fd,
+                   const char *base,
+                   const char *data,
+                   gsize len,
+                   mode_t mode,
+                   GError **error)
+{
+  g_autofree char *tmp = g_strdup_printf (".%s.%d.tmp", base, (int) getpid ());
+  int fd = openat (dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+  int saved;
+
+  if (fd < 0)
+    return fail (error, base, "cannot write", errno);
+  if (!write_all (fd, data, len) || fchmod (fd, mode) != 0)
+    {
+      saved = errno;
+      close (fd);
+      unlinkat (dir_fd, tmp, 0);
+      return fail (error, base, "cannot write", saved);
+    }
+  close (fd);
+  if (renameat (dir_fd, tmp, dir_fd, base) != 0)
+    {
+      saved = errno;
+      unlinkat (dir_fd, tmp, 0);
+      return fail (error, base, "cannot write", saved);
+    }
+  return TRUE;
+}
+
+/* `data` as the file `base` in `dir_fd`, with `mode`, whole or not at all. */
+gboolean
+cordon_file_replace_at (int dir_fd,
+                        const char *base,
+                        const char *data,
+                        gsize len,
+                        mode_t mode,
+                        GError **error)
+{
+  int fd = openat (dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  gboolean ok;
+
+  if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+    return replace_by_rename (dir_fd, base, data, len, mode, error);
+  if (fd < 0)
+    return fail (error, base, "cannot write", errno);
+  /* The mode given to openat is masked by the umask: set it exactly. */
+  ok = write_all (fd, data, len) && fchmod (fd, mode) == 0;
+  if (!ok)
+    fail (error, base, "cannot write", errno);
+  else
+    ok = link_in (fd, dir_fd, base, error);
+  close (fd);
+  return ok;
+}
+
+gboolean
+cordon_file_replace (const char *path,
+                     const char *data,
+                     gsize len,
+                     mode_t mode,
+                     GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  gboolean ok;
+
+  if (dir_fd < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write %s: %s", path,
+                   g_strerror (errno));
+      return FALSE;
+    }
+  ok = cordon_file_replace_at (dir_fd, base, data, len, mode, error);
+  close (dir_fd);
+  return ok;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* file-util: writing a file whole or not at all. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+gboolean cordon_file_replace_at (int dir_fd,
+                                 const char *base,
+                                 const char *data,
+                                 gsize len,
+                                 mode_t mode,
+                                 GError **error);
+gboolean cordon_file_replace (const char *path,
+                              const char *data,
+                              gsize len,
+                              mode_t mode,
+                              GError **error);
+
+G_END_DECLS

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-file-util: a file written whole or not at all. The probe cache and
+ * the report go through it: a run killed while writing must leave the old
+ * file, no file or the new one, and never a temporary name; the mode is
+ * the one asked for whatever the umask; a failure names the file. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "file-util.h"
+#include "path-util.h"
+
+typedef struct
+{
+  char *dir;
+  mode_t umask_was;
+} Fixture;
+
+static int
+setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+
+  f->dir = g_dir_make_tmp ("test-file-util-XXXXXX", NULL);
+  f->umask_was = umask (022);
+  *state = f;
+  return f->dir == NULL;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+
+  umask (f->umask_was);
+  remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f);
+  return 0;
+}
+
+/* The names in the fixture's directory, sorted, space-separated. */
+static char *
+listing (const Fixture *f)
+{
+  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, (gpointer) name);
+  g_ptr_array_sort (names, cordon_compare_string_ptrs);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static char *
+contents (const Fixture *f,
+          const char *base)
+{
+  g_autofree char *path = g_build_filename (f->dir, base, NULL);
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, NULL);
+  return text;
+}
+
+static void
+test_replace_writes_a_new_file_with_the_mode_asked_for (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "r.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *names = NULL;
+  GStatBuf st;
+
+  umask (0);
+  assert_true (cordon_file_replace (path, "{}\n", 3, 0600, NULL));
+  text = contents (f, "r.json");
+  assert_string_equal (text, "{}\n");
+  assert_int_equal (g_stat (path, &st), 0);
+  assert_int_equal (st.st_mode & 07777, 0600);
+  names = listing (f);
+  assert_string_equal (names, "r.json");
+}
+
+static void
+test_replace_replaces_an_existing_file_and_leaves_no_other_name (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "cache", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *names = NULL;
+  GStatBuf st;
+
+  assert_true (g_file_set_contents (path, "old and longer\n", -1, NULL));
+  assert_int_equal (g_chmod (path, 0644), 0);
+  assert_true (cordon_file_replace (path, "new\n", 4, 0600, NULL));
+  text = contents (f, "cache");
+  assert_string_equal (text, "new\n");
+  assert_int_equal (g_stat (path, &st), 0);
+  assert_int_equal (st.st_mode & 07777, 0600);
+  names = listing (f);
+  assert_string_equal (names, "cache");
+}
+
+/* A link planted at the name is replaced, not followed: its target,
+ * elsewhere, is left as it was. */
+static void
+test_replace_replaces_a_symlink_without_writing_through_it (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "r.json", NULL);
+  g_autofree char *victim = g_build_filename (f->dir, "victim", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *kept = NULL;
+
+  assert_true (g_file_set_contents (victim, "precious\n", -1, NULL));
+  assert_int_equal (symlink (victim, path), 0);
+  assert_true (cordon_file_replace (path, "{}\n", 3, 0600, NULL));
+  assert_false (g_file_test (path, G_FILE_TEST_IS_SYMLINK));
+  text = contents (f, "r.json");
+  assert_string_equal (text, "{}\n");
+  kept = contents (f, "victim");
+  assert_string_equal (kept, "precious\n");
+}
+
+static void
+test_replace_at_writes_through_the_directory_fd (void **state)
+{
+  Fixture *f = *state;
+  int dfd = open (f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_autofree char *text = NULL;
+
+  assert_true (dfd >= 0);
+  assert_true (cordon_file_replace_at (dfd, "probe-x", "ok\n", 3, 0600, NULL));
+  close (dfd);
+  text = contents (f, "probe-x");
+  assert_string_equal (text, "ok\n");
+}
+
+static void
+test_replace_fails_naming_the_file_in_a_missing_directory (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "missing", "r.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *names = NULL;
+
+  assert_false (cordon_file_replace (path, "{}\n", 3, 0600, &error));
+  assert_non_null (error);
+  assert_true (error->domain == CORDON_ERROR);
+  assert_non_null (strstr (error->message, path));
+  assert_non_null (strstr (error->message, g_strerror (ENOENT)));
+  names = listing (f);
+  assert_string_equal (names, "");
+}
+
+/* A directory at the name is not removed to make room: the write fails
+ * and the directory and what it holds stay. */
+static void
+test_replace_fails_on_a_directory_and_keeps_it (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "d", NULL);
+  g_autofree char *inner = g_build_filename (path, "keep", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *names = NULL;
+
+  assert_int_equal (g_mkdir (path, 0700), 0);
+  assert_true (g_file_set_contents (inner, "x", -1, NULL));
+  assert_false (cordon_file_replace (path, "{}\n", 3, 0600, &error));
+  assert_non_null (error);
+  assert_non_null (strstr (error->message, "d"));
+  assert_true (g_file_test (inner, G_FILE_TEST_IS_REGULAR));
+  names = listing (f);
+  assert_string_equal (names, "d");
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown (test_replace_writes_a_new_file_with_the_mode_asked_for, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_replace_replaces_an_existing_file_and_leaves_no_other_name, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_replace_replaces_a_symlink_without_writing_through_it, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_replace_at_writes_through_the_directory_fd, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_replace_fails_naming_the_file_in_a_missing_directory, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_replace_fails_on_a_directory_and_keeps_it, setup, teardown),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
