@@ -122,14 +122,13 @@ check_proc (GPtrArray *out)
 static void
 check_container (GPtrArray *out)
 {
-  g_autofree char *status = cordon_probe_read_value ("/proc/self/status");
-  const char *seccomp = status != NULL ? strstr (status, "\nSeccomp:\t") : NULL;
+  g_autofree char *seccomp = cordon_probe_self_status ("Seccomp");
   gboolean in_container = g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS)
                           || g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)
                           || g_getenv ("container") != NULL;
 
   add (out, "container", g_strdup (in_container ? "yes" : "no (none detected)"), TRUE, NULL);
-  add (out, "seccomp on cordon", g_strdup (seccomp != NULL && seccomp[10] == '2' ? "a filter" : "none"),
+  add (out, "seccomp on cordon", g_strdup (g_strcmp0 (seccomp, "2") == 0 ? "a filter" : "none"),
        TRUE, NULL);
 }
 

@@ -708,8 +708,13 @@ run_launch (Run *run,
                           .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
   CordonRunResult result;
 
+  /* A policy that takes unshare or clone out of the seccomp profile asks
+   * for user namespaces inside (a nested sandbox): bwrap must not refuse
+   * them either. */
   req.disable_userns = run->probe != NULL && run->probe->disable_userns
-                        && (run->plan->namespaces & CORDON_NS_USER) != 0;
+                        && (run->plan->namespaces & CORDON_NS_USER) != 0
+                        && !g_ptr_array_find_with_equal_func (run->plan->seccomp_allow, "unshare", g_str_equal, NULL)
+                        && !g_ptr_array_find_with_equal_func (run->plan->seccomp_allow, "clone", g_str_equal, NULL);
   if (!o->no_verify)
     {
       run->verify = cordon_verify_new (run->plan, run->facts, (const char * const *) o->command);

@@ -9,8 +9,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -21,7 +23,8 @@
 #define CACHE_MAGIC "cordon-probe 1"
 
 static const char * const result_names[CORDON_PROBE_MAX] = {
-  "ok", "userns-disabled", "apparmor", "proc-masked", "namespaces-failed",
+  "ok", "userns-disabled", "apparmor", "seccomp", "userns-limit", "root-map", "proc-masked",
+  "namespaces-failed",
 };
 
 const char *
@@ -63,6 +66,21 @@ cordon_probe_read_value (const char *path)
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return NULL;
   return g_strstrip (g_steal_pointer (&text));
+}
+
+/* The value of one field of /proc/self/status ("Seccomp", "CapEff"), or
+ * NULL. */
+char *
+cordon_probe_self_status (const char *field)
+{
+  g_autofree char *status = cordon_probe_read_value ("/proc/self/status");
+  g_autofree char *needle = g_strdup_printf ("\n%s:\t", field);
+  const char *at = status != NULL ? strstr (status, needle) : NULL;
+
+  if (at == NULL)
+    return NULL;
+  at += strlen (needle);
+  return g_strndup (at, strcspn (at, "\n"));
 }
 
 static gboolean
@@ -273,8 +291,52 @@ sysctl_is (const char *path,
   return text != NULL && g_str_equal (text, value);
 }
 
-/* Why bwrap failed, from the host's own settings first: bwrap's message
- * often names the wrong cause. */
+/* unshare(CLONE_NEWUSER), tried in a child so that cordon stays where
+ * it is: 0 when it works, else its errno (-1: the child did not say). */
+static int
+try_unshare_user (void)
+{
+  int status = 0;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    _exit (unshare (CLONE_NEWUSER) == 0 ? 0 : errno & 0xff);
+  if (pid < 0)
+    return -1;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* TRUE inside a user namespace other than the host's: the identity map
+ * of the whole range is the initial namespace's. */
+static gboolean
+in_child_userns (void)
+{
+  g_autofree char *map = cordon_probe_read_value ("/proc/self/uid_map");
+  g_auto(GStrv) f = map != NULL ? g_strsplit_set (map, " \t\n", -1) : NULL;
+  g_autoptr(GPtrArray) words = g_ptr_array_new ();
+
+  for (guint i = 0; f != NULL && f[i] != NULL; i++)
+    if (f[i][0] != '\0')
+      g_ptr_array_add (words, f[i]);
+  return words->len != 3 || !g_str_equal (g_ptr_array_index (words, 0), "0")
+         || !g_str_equal (g_ptr_array_index (words, 1), "0")
+         || !g_str_equal (g_ptr_array_index (words, 2), "4294967295");
+}
+
+/* Bit 31 of CapEff: CAP_SETFCAP. */
+static gboolean
+has_cap_setfcap (void)
+{
+  g_autofree char *cap = cordon_probe_self_status ("CapEff");
+
+  return cap != NULL && (g_ascii_strtoull (cap, NULL, 16) & (G_GUINT64_CONSTANT (1) << 31)) != 0;
+}
+
+/* Why bwrap failed, from the host's own settings and cordon's own tries
+ * first: bwrap's message often names the wrong cause. */
 static CordonProbeResult
 classify (const CordonProbeRequest *request)
 {
@@ -283,6 +345,21 @@ classify (const CordonProbeRequest *request)
     return CORDON_PROBE_USERNS_DISABLED;
   if (request->uid != 0 && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
     return CORDON_PROBE_APPARMOR;
+  if (request->namespaces & 1u /* CORDON_NS_USER */)
+    {
+      int err = try_unshare_user ();
+      g_autofree char *seccomp = cordon_probe_self_status ("Seccomp");
+
+      if (err == EPERM && g_strcmp0 (seccomp, "2") == 0)
+        return CORDON_PROBE_SECCOMP;
+      if (err == ENOSPC)
+        return CORDON_PROBE_USERNS_LIMIT;
+      /* Since Linux 5.12, mapping uid 0 of the parent namespace into a
+       * new one takes CAP_SETFCAP there: root without capabilities in a
+       * user namespace (a sandbox started by root) cannot. */
+      if (err == 0 && request->uid == 0 && in_child_userns () && !has_cap_setfcap ())
+        return CORDON_PROBE_ROOT_MAP;
+    }
   if (try_bwrap (request, FALSE, NULL))
     return CORDON_PROBE_PROC_MASKED;
   return CORDON_PROBE_NAMESPACES_FAILED;
@@ -302,6 +379,18 @@ describe (CordonProbeResult result)
       return g_strdup ("AppArmor restricts unprivileged user namespaces "
                        "(kernel.apparmor_restrict_unprivileged_userns=1); give bwrap an "
                        "AppArmor profile rather than lifting the restriction");
+    case CORDON_PROBE_SECCOMP:
+      return g_strdup ("a seccomp filter on cordon refuses to create user namespaces (a container "
+                       "runtime's profile, or an enclosing sandbox's); let unshare and clone "
+                       "through there (an enclosing cordon: [seccomp] allow=unshare;clone)");
+    case CORDON_PROBE_USERNS_LIMIT:
+      return g_strdup ("no user namespace can be created here (ENOSPC): an enclosing sandbox was "
+                       "made with --disable-userns, or the nesting depth or user.max_user_namespaces "
+                       "is reached (an enclosing cordon: [seccomp] allow=unshare;clone)");
+    case CORDON_PROBE_ROOT_MAP:
+      return g_strdup ("uid 0 of a user namespace without CAP_SETFCAP cannot map itself into a new "
+                       "one (Linux 5.12 and later), as inside a sandbox started by root; run the "
+                       "enclosing sandbox as an ordinary user");
     case CORDON_PROBE_PROC_MASKED:
       return g_strdup ("a private /proc cannot be mounted here (the /proc of this container "
                        "is partly masked); [proc] fallback=host-ro runs with the host /proc read-only");

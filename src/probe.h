@@ -17,6 +17,9 @@ typedef enum
   CORDON_PROBE_OK,
   CORDON_PROBE_USERNS_DISABLED,   /* user.max_user_namespaces=0 or similar */
   CORDON_PROBE_APPARMOR,          /* apparmor_restrict_unprivileged_userns */
+  CORDON_PROBE_SECCOMP,           /* a seccomp filter on cordon refuses CLONE_NEWUSER */
+  CORDON_PROBE_USERNS_LIMIT,      /* ENOSPC: --disable-userns outside, or a limit */
+  CORDON_PROBE_ROOT_MAP,          /* uid 0 in a user namespace without CAP_SETFCAP */
   CORDON_PROBE_PROC_MASKED,       /* namespaces work, procfs cannot be mounted */
   CORDON_PROBE_NAMESPACES_FAILED, /* bwrap cannot set up the namespaces at all */
   CORDON_PROBE_MAX
@@ -47,6 +50,7 @@ void cordon_probe_free (CordonProbe *probe);
 const char *cordon_probe_result_name (CordonProbeResult result);
 char *cordon_probe_default_cache_dir (const char * const *envp);
 char *cordon_probe_read_value (const char *path);
+char *cordon_probe_self_status (const char *field);
 char *cordon_probe_cache_key (const CordonProbeRequest *request,
                               GError **error);
 char **cordon_probe_bwrap_args (guint namespaces,
