@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compile.h"
@@ -330,6 +331,7 @@ typedef struct
   CordonBwrapArgv *argv;
   CordonVerify *verify;
   gboolean no_verify;
+  gboolean setuid_bwrap;      /* the user namespace was left out for it */
   char *helper;
   char *keeper;
   const char *report_path;
@@ -575,6 +577,25 @@ run_fall_back (Run *run,
   return run_compile (run);
 }
 
+/* A setuid bwrap makes the user namespace as root, so the caller holds
+ * no capability in it and the kernel refuses cordon the /proc files of
+ * the processes there: the sandbox could not be checked from outside.
+ * For a caller other than root the user namespace is left out, a rule
+ * applied like a fallback and named (invariant 8); setuid bwrap makes
+ * the other namespaces without one. */
+static void
+run_adapt_to_setuid_bwrap (Run *run)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  struct stat st;
+
+  if (run->facts->uid == 0 || stat (run->facts->bwrap_path, &st) != 0
+      || !(st.st_mode & S_ISUID) || st.st_uid != 0)
+    return;
+  cordon_policy_parse_text (run->policy, "<setuid bwrap>", "[namespaces]\nshare=user\n", diags);
+  run->setuid_bwrap = TRUE;
+}
+
 static gboolean
 run_probe (Run *run,
            gboolean reprobe)
@@ -763,6 +784,8 @@ run_name_degradations (Run *run)
     degrade (run, "shared network");
   if (!(run->plan->namespaces & CORDON_NS_PID))
     degrade (run, "shared pid namespace");
+  if (run->setuid_bwrap)
+    degrade (run, "no user namespace (setuid bwrap)");
   if (!dwp)
     degrade (run, "the sandbox may outlive cordon (die-with-parent=false)");
   if (g_getenv ("CORDON_EXEC_HELPER") != NULL)
@@ -798,6 +821,7 @@ run_prepare (Run *run,
       run->facts->bwrap_path = g_canonicalize_filename (o->bwrap, NULL);
     }
   cordon_host_facts_scan_policy (run->facts, run->policy);
+  run_adapt_to_setuid_bwrap (run);
   if (!run_compile (run))
     return FALSE;
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error)
