@@ -349,8 +349,11 @@ cordon_checker_run_line (CordonChecker *ck,
     add_to (&ck->digests, &ck->n_digests, f[1]);
   else if (n == 1 && strcmp (f[0], "pid-namespace") == 0)
     ck->pid_ns_new = 1;
-  else if (n == 1 && strcmp (f[0], "host-proc") == 0)
-    ck->host_proc = 1;
+  else if (n == 2 && strcmp (f[0], "host-proc") == 0)
+    {
+      ck->host_proc = 1;
+      ck->cordon_pid = strtol (f[1], NULL, 10);
+    }
   else if (n == 2 && strcmp (f[0], "seccomp") == 0)
     check_seccomp (ck, f[1]);
   else if (n == 2 && strcmp (f[0], "capeff") == 0)
@@ -423,9 +426,8 @@ file_holds_digest (CordonChecker *ck,
   return 0;
 }
 
-/* No value of a dropped variable anywhere the sandbox can read: every
- * /proc/PID/environ and /proc/PID/cmdline it sees (bwrap's own among
- * them: --clearenv alone would leave them in bwrap's /proc/1/environ). */
+/* TRUE when process `pid` (a /proc entry) is in this process's pid
+ * namespace; FALSE too when its ns link cannot be read. */
 static int
 in_my_pid_ns (const char *pid)
 {
@@ -437,6 +439,12 @@ in_my_pid_ns (const char *pid)
          && mine.st_ino == theirs.st_ino;
 }
 
+/* No value of a dropped variable anywhere the sandbox can read: every
+ * /proc/PID/environ and /proc/PID/cmdline of the sandbox (bwrap's own
+ * among them: --clearenv alone would leave them in bwrap's
+ * /proc/1/environ). Under the host's /proc (a named degradation) the
+ * host's other processes show too: that their environments are closed
+ * is the "processes" check, and cordon's own is "cordon-unreadable". */
 static void
 check_dropped_values (CordonChecker *ck)
 {
@@ -445,24 +453,18 @@ check_dropped_values (CordonChecker *ck)
 
   while (proc != NULL && (de = readdir (proc)) != NULL)
     {
+      static const char * const files[] = { "environ", "cmdline" };
       char path[300];
 
       if (de->d_name[0] < '0' || de->d_name[0] > '9')
         continue;
-      /* Under the host's /proc (a named degradation) the host's other
-       * processes show: the sandbox's own are what this check is about. */
       if (ck->host_proc && !in_my_pid_ns (de->d_name))
         continue;
-      snprintf (path, sizeof path, "/proc/%s/environ", de->d_name);
-      if (file_holds_digest (ck, path, 1))
+      for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         {
-          closedir (proc);
-          result (ck, "dropped-values", 0, 0, path);
-          return;
-        }
-      snprintf (path, sizeof path, "/proc/%s/cmdline", de->d_name);
-      if (file_holds_digest (ck, path, 0))
-        {
+          snprintf (path, sizeof path, "/proc/%s/%s", de->d_name, files[i]);
+          if (!file_holds_digest (ck, path, i == 0))
+            continue;
           closedir (proc);
           result (ck, "dropped-values", 0, 0, path);
           return;
@@ -471,6 +473,113 @@ check_dropped_values (CordonChecker *ck)
   if (proc != NULL)
     closedir (proc);
   result (ck, "dropped-values", 1, 0, "");
+}
+
+/* Under the host's /proc: cordon's own entries must stay closed to the
+ * sandbox (cordon is non-dumpable), since cordon holds the caller's
+ * whole environment. (Its command line anyone on the host may read: the
+ * caller wrote it.) */
+static void
+check_cordon_unreadable (CordonChecker *ck)
+{
+  static const char * const files[] = { "environ", "mem" };
+  char path[96], target[256], detail[200] = "";
+  DIR *fds;
+  struct dirent *de;
+
+  for (size_t i = 0; i < sizeof files / sizeof files[0] && detail[0] == '\0'; i++)
+    {
+      int fd;
+
+      snprintf (path, sizeof path, "/proc/%ld/%s", ck->cordon_pid, files[i]);
+      fd = open (path, O_RDONLY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          snprintf (detail, sizeof detail, "%s is readable", path);
+          close (fd);
+        }
+      else if (errno != EACCES && errno != EPERM && errno != ENOENT)
+        snprintf (detail, sizeof detail, "%s: unexpected errno %d", path, errno);
+    }
+  /* The fd directory may list (its mode lets root in), but no link in it
+   * may be followed or read. */
+  snprintf (path, sizeof path, "/proc/%ld/fd", ck->cordon_pid);
+  fds = opendir (path);
+  while (fds != NULL && detail[0] == '\0' && (de = readdir (fds)) != NULL)
+    {
+      char link[160];
+
+      if (de->d_name[0] == '.')
+        continue;
+      snprintf (link, sizeof link, "%s/%.40s", path, de->d_name);
+      if (readlink (link, target, sizeof target) >= 0)
+        snprintf (detail, sizeof detail, "%s can be read", link);
+    }
+  if (fds != NULL)
+    closedir (fds);
+  result (ck, "cordon-unreadable", detail[0] == '\0', 0, detail);
+}
+
+/* 1 when /proc/PID/environ gives the sandbox any byte: a kernel thread's
+ * opens but is empty, another user's (or one in another user namespace)
+ * does not open. */
+static int
+environ_readable (const char *pid)
+{
+  char path[300], byte;
+  int fd;
+  ssize_t n;
+
+  snprintf (path, sizeof path, "/proc/%s/environ", pid);
+  if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    return 0;
+  n = read (fd, &byte, 1);
+  close (fd);
+  return n > 0;
+}
+
+/* Under the host's /proc: every process outside the sandbox is listed (for
+ * the report: their number and the first of their pids), and none may
+ * have an environment the sandbox can read. That happens without a user
+ * namespace of the sandbox's own: each process of the caller's (its shell
+ * among them) shows every variable it holds. */
+static void
+check_outside_processes (CordonChecker *ck)
+{
+  DIR *proc = opendir ("/proc");
+  struct dirent *de;
+  char out[900], open_one[300] = "";
+  size_t len, listed = 0, count = 0;
+
+  len = (size_t) snprintf (out, sizeof out, "host /proc (a named degradation); outside the sandbox:");
+  while (proc != NULL && (de = readdir (proc)) != NULL)
+    {
+      if (de->d_name[0] < '0' || de->d_name[0] > '9' || in_my_pid_ns (de->d_name))
+        continue;
+      count++;
+      if (open_one[0] == '\0' && environ_readable (de->d_name))
+        snprintf (open_one, sizeof open_one, "%s", de->d_name);
+      if (len + strlen (de->d_name) + 24 < sizeof out)
+        {
+          len += (size_t) snprintf (out + len, sizeof out - len, " %s", de->d_name);
+          listed++;
+        }
+    }
+  if (proc != NULL)
+    closedir (proc);
+  if (count > listed)
+    snprintf (out + len, sizeof out - len, " (and %zu more)", count - listed);
+  else if (count == 0)
+    snprintf (out + len, sizeof out - len, " none");
+  if (open_one[0] != '\0')
+    {
+      snprintf (out, sizeof out, "/proc/%s/environ, outside the sandbox, is readable: the host's "
+                "/proc without a user namespace of the sandbox's own shows every environment "
+                "of the caller's processes", open_one);
+      result (ck, "processes", 0, 0, out);
+      return;
+    }
+  result (ck, "processes", 1, 0, out);
 }
 
 /* Only 0-2 and cordon-exec's own: nothing the caller held open. */
@@ -605,7 +714,7 @@ check_processes (CordonChecker *ck)
     return;
   if (ck->host_proc)
     {
-      result (ck, "processes", 1, 0, "the host's /proc shows the host's processes: a named degradation");
+      check_outside_processes (ck);
       return;
     }
   n = readlink ("/proc/self", self, sizeof self - 1);
@@ -661,6 +770,8 @@ cordon_checker_run_fixed (CordonChecker *ck,
       return;
     }
   check_dropped_values (ck);
+  if (ck->host_proc)
+    check_cordon_unreadable (ck);
   check_fds (ck, own_fds, n_own_fds);
   check_credentials (ck);
   check_processes (ck);

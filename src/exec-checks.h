@@ -15,6 +15,7 @@ typedef struct
   size_t n_digests;
   int pid_ns_new;     /* only the sandbox's processes may be visible */
   int host_proc;      /* /proc is the host's, read-only (a named degradation) */
+  long cordon_pid;    /* with host_proc: cordon's pid, as the host's /proc shows it */
   unsigned long long cap_eff; /* the capabilities the policy keeps */
   int seccomp;        /* the filter is in force (spec line "seccomp") */
 } CordonChecker;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "launch.h"
 #include "path-util.h"
@@ -160,7 +161,11 @@ add_namespace_checks (CordonVerify *v,
   if (plan->namespaces & CORDON_NS_PID)
     g_string_append (v->spec, "pid-namespace\n");
   if (plan->proc_mode == CORDON_PROC_HOST_RO)
-    g_string_append (v->spec, "host-proc\n");
+    {
+      g_string_append_printf (v->spec, "host-proc\t%ld\n", (long) getpid ());
+      add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
+                 "links) are closed to the sandbox", NULL);
+    }
   g_string_append_printf (v->spec, "capeff\t%016" G_GINT64_MODIFIER "x\n", plan->keep_caps);
   if (plan->seccomp != CORDON_SECCOMP_NONE)
     {
