@@ -708,7 +708,23 @@ run_result (Run *run,
       return run_fail (run, "launch", msg);
     }
   if (result->outcome == CORDON_OUTCOME_LAUNCH_FAILED)
-    return run_fail (run, "launch", "bwrap failed before the command started (its message is above)");
+    {
+      /* bwrap's own hint often names the wrong cause: cordon's checks of
+       * the host, as the probe makes them, say which it is. */
+      CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
+                                 NULL, FALSE };
+      CordonProbeResult cause = cordon_probe_classify (&req);
+
+      if (cause != CORDON_PROBE_NAMESPACES_FAILED
+          && (cause != CORDON_PROBE_PROC_MASKED || run->plan->proc_mode == CORDON_PROC_PRIVATE))
+        {
+          g_autofree char *detail = cordon_probe_describe (cause);
+          g_autofree char *msg = g_strdup_printf ("bwrap failed before the command started: %s", detail);
+
+          return run_fail (run, "host", msg);
+        }
+      return run_fail (run, "launch", "bwrap failed before the command started (its message is above)");
+    }
   report_outcome (result, o->command[0], timeout_ms);
   return run_finish (run, result->exit_status);
 }

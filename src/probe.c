@@ -336,9 +336,10 @@ has_cap_setfcap (void)
 }
 
 /* Why bwrap failed, from the host's own settings and cordon's own tries
- * first: bwrap's message often names the wrong cause. */
-static CordonProbeResult
-classify (const CordonProbeRequest *request)
+ * first: bwrap's message often names the wrong cause. Also asked when a
+ * launch fails without a probe (a policy without a private /proc). */
+CordonProbeResult
+cordon_probe_classify (const CordonProbeRequest *request)
 {
   if (sysctl_is ("/proc/sys/user/max_user_namespaces", "0")
       || (request->uid != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
@@ -365,8 +366,8 @@ classify (const CordonProbeRequest *request)
   return CORDON_PROBE_NAMESPACES_FAILED;
 }
 
-static char *
-describe (CordonProbeResult result)
+char *
+cordon_probe_describe (CordonProbeResult result)
 {
   switch (result)
     {
@@ -429,12 +430,12 @@ cordon_probe_run (const CordonProbeRequest *request,
       return NULL;
     }
   else
-    probe->result = classify (request);
+    probe->result = cordon_probe_classify (request);
   /* Only a success is remembered. A failure is asked again each run: it
    * may have been passing (a process limit), and a remembered failure
    * would select a degraded fallback on no evidence of this run. */
   if (!probe->cached && probe->cache_path != NULL && probe->result == CORDON_PROBE_OK)
     cache_write (request->cache_dir, probe->cache_path, key, request->uid, probe->disable_userns);
-  probe->detail = describe (probe->result);
+  probe->detail = cordon_probe_describe (probe->result);
   return g_steal_pointer (&probe);
 }
