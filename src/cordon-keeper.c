@@ -2,7 +2,7 @@
 /* cordon-keeper: bwrap's parent, so that a SIGKILL of cordon cannot
  * strand a half-made sandbox.
  *
- *   cordon-keeper LIFE_FD PGID BWRAP [BWRAP-ARG...]
+ *   cordon-keeper LIFE_FD PGID kill|leave BWRAP [BWRAP-ARG...]
  *
  * With --die-with-parent, bwrap's outer process dies with its parent; but
  * if that happens between its clone() and the write that releases the
@@ -15,7 +15,9 @@
  * LIFE_FD, its end of a socket whose other end only cordon holds; EOF
  * there means cordon is gone, and the keeper kills bwrap (its process
  * group too when it has one of its own: the stranded child is still in
- * it) and every process that comes to it, then exits. bwrap is put in a
+ * it) and every process that comes to it, then exits; with "leave" (a
+ * policy's die-with-parent=false: bwrap then has no --die-with-parent,
+ * so nothing is stranded) it exits and leaves the sandbox running. bwrap is put in a
  * new process group when PGID is 0, else in group PGID (cordon's). The
  * keeper itself is started in a process group of its own, so a SIGKILL
  * sent to cordon's whole group leaves it alive to clean up. While cordon
@@ -37,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -83,12 +86,15 @@ kill_children (void)
         len += (size_t) n;
       close (fd);
       buf[len] = '\0';
-      for (char *save = NULL, *word = strtok_r (buf, " \n", &save); word != NULL;
-           word = strtok_r (NULL, " \n", &save))
-        if (atoi (word) > 0)
-          kill ((pid_t) atoi (word), SIGKILL);
-      /* A list that filled the buffer may have been cut: the next round
-       * lists again what is left. */
+      /* "PID PID ": only a number its separator ends is whole. A list
+       * that filled the buffer may have been cut in a number, which is
+       * left for the next round's listing. */
+      for (char *p = buf, *sep; (sep = strpbrk (p, " \n")) != NULL; p = sep + 1)
+        {
+          *sep = '\0';
+          if (atoi (p) > 0)
+            kill ((pid_t) atoi (p), SIGKILL);
+        }
       return;
     }
   DIR *dir = opendir ("/proc");
@@ -169,9 +175,12 @@ relay (int status)
 {
   if (WIFSIGNALED (status))
     {
+      struct rlimit none = { 0, 0 };
       sigset_t set;
       int sig = WTERMSIG (status);
 
+      /* The keeper dies of bwrap's signal, but leaves no core of its own. */
+      setrlimit (RLIMIT_CORE, &none);
       signal (sig, SIG_DFL);
       sigemptyset (&set);
       sigaddset (&set, sig);
@@ -224,20 +233,22 @@ main (int argc,
   static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
   char *end = NULL, *pgid_end = NULL;
   long life_fd, pgid;
-  int own_group, spawn_errno = 0, sigfd;
+  int own_group, leave, spawn_errno = 0, sigfd;
   sigset_t chld;
   pid_t bwrap;
 
-  life_fd = argc >= 4 ? strtol (argv[1], &end, 10) : -1;
-  pgid = argc >= 4 ? strtol (argv[2], &pgid_end, 10) : -1;
+  life_fd = argc >= 5 ? strtol (argv[1], &end, 10) : -1;
+  pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
   if (life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
       || fcntl ((int) life_fd, F_SETFD, FD_CLOEXEC) != 0
-      || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0')
+      || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0'
+      || (strcmp (argv[3], "kill") != 0 && strcmp (argv[3], "leave") != 0))
     {
-      fputs ("usage: cordon-keeper LIFE_FD PGID BWRAP [BWRAP-ARG...]\n", stderr);
+      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave BWRAP [BWRAP-ARG...]\n", stderr);
       return 125;
     }
   own_group = pgid == 0;
+  leave = strcmp (argv[3], "leave") == 0;
   /* Orphans of the sandbox come here; the terminal's signals are
    * cordon's. The keeper stays dumpable, as bwrap is: cordon, without
    * privileges, must read its children list to find the sandbox. */
@@ -245,22 +256,28 @@ main (int argc,
     signal (ignored[i], SIG_IGN);
   sigemptyset (&chld);
   sigaddset (&chld, SIGCHLD);
-  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0
-      || sigprocmask (SIG_BLOCK, &chld, NULL) != 0
-      || (sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+  /* SIGCHLD is blocked before bwrap exists, so its exit is never missed:
+   * it waits, pending, for the signalfd made below. */
+  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 || sigprocmask (SIG_BLOCK, &chld, NULL) != 0)
     {
       say ((int) life_fd, 'E', errno);
       return 125;
     }
-  bwrap = spawn_bwrap (argv + 3, (int) life_fd, (pid_t) pgid, &spawn_errno);
+  bwrap = spawn_bwrap (argv + 4, (int) life_fd, (pid_t) pgid, &spawn_errno);
   /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
-   * hide bwrap's exit from cordon. */
+   * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
+   * after this, so that none is among them.) */
   for (int fd = FIRST_BWRAP_FD; fd < (int) life_fd; fd++)
     close (fd);
   if (bwrap < 0)
     {
       say ((int) life_fd, 'E', spawn_errno);
       return 125;
+    }
+  if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+    {
+      say ((int) life_fd, 'E', errno);
+      return teardown (bwrap, own_group);
     }
   say ((int) life_fd, 'P', (long) bwrap);
   for (;;)
@@ -270,7 +287,10 @@ main (int argc,
       int status;
       pid_t pid;
 
-      if (poll (fds, 2, -1) < 0 && errno != EINTR)
+      /* Neither fd can fail while this process lives; should one, the
+       * keeper cannot do its work: it ends the sandbox rather than spin. */
+      if ((poll (fds, 2, -1) < 0 && errno != EINTR) || (fds[1].revents & (POLLERR | POLLNVAL))
+          || (fds[0].revents & POLLNVAL))
         return teardown (bwrap, own_group);
       while (read (sigfd, &info, sizeof info) > 0)
         ;
@@ -285,6 +305,6 @@ main (int argc,
           }
       /* cordon writes nothing here: readable means EOF, cordon is gone. */
       if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
-        return teardown (bwrap, own_group);
+        return leave ? 0 : teardown (bwrap, own_group);
     }
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "doctor.h"
+#include "launch.h"
 #include "probe.h"
 
 static void
@@ -68,6 +69,7 @@ check_bwrap (GPtrArray *out,
 {
   const char *argv[] = { bwrap, "--version", NULL };
   g_autofree char *version = NULL;
+  gboolean setuid = cordon_launch_bwrap_is_setuid (bwrap);
   struct stat st;
   int status = 0;
 
@@ -84,9 +86,10 @@ check_bwrap (GPtrArray *out,
        TRUE, NULL);
   /* A setuid bwrap refuses several options (--cap-add for a non-root
    * caller among them) and runs with more privilege than needed. */
-  add (out, "bwrap setuid", g_strdup ((st.st_mode & S_ISUID) ? "yes" : "no"), !(st.st_mode & S_ISUID),
-       "bwrap is setuid root: prefer the non-setuid build with unprivileged user namespaces "
-       "(chmod u-s), where the kernel allows them");
+  add (out, "bwrap setuid", g_strdup (setuid ? "yes" : "no"), !setuid,
+       "bwrap is setuid root: cordon runs it without a user namespace for a caller other than "
+       "root (a named degradation); prefer the non-setuid build with unprivileged user "
+       "namespaces (chmod u-s), where the kernel allows them");
 }
 
 /* hidepid= on /proc hides other users' processes: harmless for cordon,
@@ -130,6 +133,12 @@ check_container (GPtrArray *out)
   add (out, "container", g_strdup (in_container ? "yes" : "no (none detected)"), TRUE, NULL);
   add (out, "seccomp on cordon", g_strdup (g_strcmp0 (seccomp, "2") == 0 ? "a filter" : "none"),
        TRUE, NULL);
+  {
+    g_autofree char *mismatch = cordon_probe_proc_mismatch ();
+
+    add (out, "/proc of cordon's pid namespace",
+         g_strdup (mismatch == NULL ? "yes" : "no"), mismatch == NULL, mismatch);
+  }
 }
 
 static void

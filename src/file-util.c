@@ -8,7 +8,8 @@
  * never half of one). Killed at any point, the writer leaves either the
  * old file, no file, or the new one: nothing else. Where the file system
  * has no O_TMPFILE, a named temporary file is renamed over the target,
- * which leaves that name behind if the writer is killed in between.
+ * which leaves that name behind if the writer is killed in between; so
+ * does a host without /proc, by which the unnamed file is linked in.
  * Nothing is synced to disk: the probe cache is checked whenever it is
  * read, and a report is read as soon as cordon exits. */
 #include "config.h"
@@ -51,12 +52,13 @@ fail (GError **error,
   return FALSE;
 }
 
-/* An unnamed file's contents linked in as `base`, replacing what is there. */
-static gboolean
+/* An unnamed file's contents linked in as `base`, replacing what is
+ * there: 0, or an errno. ENOENT on the first try: no /proc to name the
+ * unnamed file by (nothing was unlinked yet). */
+static int
 link_in (int fd,
          int dir_fd,
-         const char *base,
-         GError **error)
+         const char *base)
 {
   char self[64];
 
@@ -64,11 +66,13 @@ link_in (int fd,
   for (guint attempt = 0; attempt < 8; attempt++)
     {
       if (linkat (AT_FDCWD, self, dir_fd, base, AT_SYMLINK_FOLLOW) == 0)
-        return TRUE;
-      if (errno != EEXIST || (unlinkat (dir_fd, base, 0) != 0 && errno != ENOENT))
-        return fail (error, base, "cannot write", errno);
+        return 0;
+      if (errno != EEXIST)
+        return errno;
+      if (unlinkat (dir_fd, base, 0) != 0 && errno != ENOENT)
+        return errno;
     }
-  return fail (error, base, "cannot write", EEXIST);
+  return EEXIST;
 }
 
 static gboolean
@@ -112,20 +116,18 @@ cordon_file_replace_at (int dir_fd,
                         GError **error)
 {
   int fd = openat (dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-  gboolean ok;
+  int err;
 
   if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
     return replace_by_rename (dir_fd, base, data, len, mode, error);
   if (fd < 0)
     return fail (error, base, "cannot write", errno);
   /* The mode given to openat is masked by the umask: set it exactly. */
-  ok = write_all (fd, data, len) && fchmod (fd, mode) == 0;
-  if (!ok)
-    fail (error, base, "cannot write", errno);
-  else
-    ok = link_in (fd, dir_fd, base, error);
+  err = write_all (fd, data, len) && fchmod (fd, mode) == 0 ? link_in (fd, dir_fd, base) : errno;
   close (fd);
-  return ok;
+  if (err == ENOENT)
+    return replace_by_rename (dir_fd, base, data, len, mode, error);
+  return err == 0 || fail (error, base, "cannot write", err);
 }
 
 gboolean

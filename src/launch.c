@@ -65,6 +65,16 @@ cordon_launch_check_bwrap (const char *bwrap_path,
   return TRUE;
 }
 
+/* TRUE when `bwrap_path` is setuid root: such a bwrap makes the
+ * namespaces as root (see main.c and doctor.c for what follows). */
+gboolean
+cordon_launch_bwrap_is_setuid (const char *bwrap_path)
+{
+  struct stat st;
+
+  return stat (bwrap_path, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0;
+}
+
 /* A helper program (cordon-exec, cordon-keeper): beside the cordon
  * binary (an uninstalled build), else the installed libexec dir.
  * `env_override`, when set to an absolute path of an executable,
@@ -231,10 +241,11 @@ read_keeper_word (int fd,
 }
 
 static gboolean
-has_new_session (const CordonPlan *plan)
+has_op (const CordonPlan *plan,
+        CordonOpKind kind)
 {
   for (guint i = 0; i < plan->ops->len; i++)
-    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == CORDON_OP_NEW_SESSION)
+    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
       return TRUE;
   return FALSE;
 }
@@ -251,8 +262,11 @@ build_argv (const CordonLaunchRequest *request)
    * forwards it to the command (rather than killing bwrap's monitor and,
    * through --die-with-parent, the command before it can clean up).
    * Without, bwrap joins cordon's group, the terminal's. */
-  g_ptr_array_add (argv, has_new_session (request->plan) ? g_strdup ("0")
-                                                          : g_strdup_printf ("%d", (int) getpgrp ()));
+  g_ptr_array_add (argv, has_op (request->plan, CORDON_OP_NEW_SESSION)
+                          ? g_strdup ("0") : g_strdup_printf ("%d", (int) getpgrp ()));
+  /* What the keeper does once cordon is gone: kill the sandbox, unless
+   * the policy lets it outlive cordon ([namespaces] die-with-parent=false). */
+  g_ptr_array_add (argv, g_strdup (has_op (request->plan, CORDON_OP_DIE_WITH_PARENT) ? "kill" : "leave"));
   g_ptr_array_add (argv, g_strdup (request->bwrap_path));
   g_ptr_array_add (argv, g_strdup ("--args"));
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_ARGS));

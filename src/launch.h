@@ -53,5 +53,6 @@ char *cordon_launch_find_helper (const char *name,
                                  GError **error);
 gboolean cordon_launch_check_bwrap (const char *bwrap_path,
                                     GError **error);
+gboolean cordon_launch_bwrap_is_setuid (const char *bwrap_path);
 
 G_END_DECLS

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compile.h"
@@ -587,10 +586,8 @@ static void
 run_adapt_to_setuid_bwrap (Run *run)
 {
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
-  struct stat st;
 
-  if (run->facts->uid == 0 || stat (run->facts->bwrap_path, &st) != 0
-      || !(st.st_mode & S_ISUID) || st.st_uid != 0)
+  if (run->facts->uid == 0 || !cordon_launch_bwrap_is_setuid (run->facts->bwrap_path))
     return;
   cordon_policy_parse_text (run->policy, "<setuid bwrap>", "[namespaces]\nshare=user\n", diags);
   run->setuid_bwrap = TRUE;
@@ -713,10 +710,9 @@ run_result (Run *run,
        * the host, as the probe makes them, say which it is. */
       CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
                                  NULL, FALSE };
-      CordonProbeResult cause = cordon_probe_classify (&req);
+      CordonProbeResult cause = cordon_probe_classify (&req, TRUE);
 
-      if (cause != CORDON_PROBE_NAMESPACES_FAILED
-          && (cause != CORDON_PROBE_PROC_MASKED || run->plan->proc_mode == CORDON_PROC_PRIVATE))
+      if (cause != CORDON_PROBE_NAMESPACES_FAILED)
         {
           g_autofree char *detail = cordon_probe_describe (cause);
           g_autofree char *msg = g_strdup_printf ("bwrap failed before the command started: %s", detail);
@@ -831,6 +827,15 @@ run_prepare (Run *run,
       run_fail (run, "host", error->message);
       return FALSE;
     }
+  {
+    g_autofree char *mismatch = cordon_probe_proc_mismatch ();
+
+    if (mismatch != NULL)
+      {
+        run_fail (run, "host", mismatch);
+        return FALSE;
+      }
+  }
   if (o->bwrap != NULL)
     {
       g_free (run->facts->bwrap_path);

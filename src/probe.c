@@ -83,6 +83,25 @@ cordon_probe_self_status (const char *field)
   return g_strndup (at, strcspn (at, "\n"));
 }
 
+/* NULL when the procfs at /proc is of cordon's own pid namespace (it
+ * names cordon by its getpid()), else why not. cordon finds the sandbox's
+ * processes, and checks them, by the pids bwrap reports, in that /proc. */
+char *
+cordon_probe_proc_mismatch (void)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self", NULL);
+  g_autofree char *mine = g_strdup_printf ("%d", (int) getpid ());
+
+  if (self == NULL)
+    return g_strdup ("/proc/self cannot be read: no procfs at /proc (mount one)");
+  if (!g_str_equal (self, mine))
+    return g_strdup_printf ("the procfs at /proc belongs to another pid namespace than cordon's "
+                            "(it names cordon %s, cordon is %s there): mount a /proc of this pid "
+                            "namespace (unshare --pid --fork --mount-proc, or the container's own)",
+                            self, mine);
+  return NULL;
+}
+
 static gboolean
 stat_id (const char *path,
          struct stat *out_st,
@@ -274,7 +293,7 @@ takes_disable_userns (const CordonProbeRequest *request)
   const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
   int status = 0;
 
-  if (!(request->namespaces & 1u) /* CORDON_NS_USER */
+  if (!(request->namespaces & CORDON_NS_USER)
       || !g_spawn_sync (NULL, (char **) argv, (char **) envp,
                         G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                         NULL, NULL, NULL, NULL, &status, NULL))
@@ -337,16 +356,18 @@ has_cap_setfcap (void)
 
 /* Why bwrap failed, from the host's own settings and cordon's own tries
  * first: bwrap's message often names the wrong cause. Also asked when a
- * launch fails without a probe (a policy without a private /proc). */
+ * launch fails (then `namespaces_only`: bwrap is not tried again without
+ * /proc, and a cause that is not the namespaces' is left unnamed). */
 CordonProbeResult
-cordon_probe_classify (const CordonProbeRequest *request)
+cordon_probe_classify (const CordonProbeRequest *request,
+                       gboolean namespaces_only)
 {
   if (sysctl_is ("/proc/sys/user/max_user_namespaces", "0")
       || (request->uid != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
     return CORDON_PROBE_USERNS_DISABLED;
   if (request->uid != 0 && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
     return CORDON_PROBE_APPARMOR;
-  if (request->namespaces & 1u /* CORDON_NS_USER */)
+  if (request->namespaces & CORDON_NS_USER)
     {
       int err = try_unshare_user ();
       g_autofree char *seccomp = cordon_probe_self_status ("Seccomp");
@@ -361,7 +382,7 @@ cordon_probe_classify (const CordonProbeRequest *request)
       if (err == 0 && request->uid == 0 && in_child_userns () && !has_cap_setfcap ())
         return CORDON_PROBE_ROOT_MAP;
     }
-  if (try_bwrap (request, FALSE, NULL))
+  if (!namespaces_only && try_bwrap (request, FALSE, NULL))
     return CORDON_PROBE_PROC_MASKED;
   return CORDON_PROBE_NAMESPACES_FAILED;
 }
@@ -430,7 +451,7 @@ cordon_probe_run (const CordonProbeRequest *request,
       return NULL;
     }
   else
-    probe->result = cordon_probe_classify (request);
+    probe->result = cordon_probe_classify (request, FALSE);
   /* Only a success is remembered. A failure is asked again each run: it
    * may have been passing (a process limit), and a remembered failure
    * would select a degraded fallback on no evidence of this run. */

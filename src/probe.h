@@ -51,7 +51,9 @@ const char *cordon_probe_result_name (CordonProbeResult result);
 char *cordon_probe_default_cache_dir (const char * const *envp);
 char *cordon_probe_read_value (const char *path);
 char *cordon_probe_self_status (const char *field);
-CordonProbeResult cordon_probe_classify (const CordonProbeRequest *request);
+char *cordon_probe_proc_mismatch (void);
+CordonProbeResult cordon_probe_classify (const CordonProbeRequest *request,
+                                         gboolean namespaces_only);
 char *cordon_probe_describe (CordonProbeResult result);
 char *cordon_probe_cache_key (const CordonProbeRequest *request,
                               GError **error);

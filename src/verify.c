@@ -162,7 +162,11 @@ add_namespace_checks (CordonVerify *v,
     g_string_append (v->spec, "pid-namespace\n");
   if (plan->proc_mode == CORDON_PROC_HOST_RO)
     {
-      g_string_append_printf (v->spec, "host-proc\t%ld\n", (long) getpid ());
+      /* cordon's number in the /proc that is bound in, which is cordon's
+       * own: under a pid namespace of cordon's, not getpid()'s. */
+      g_autofree char *self = g_file_read_link ("/proc/self", NULL);
+
+      g_string_append_printf (v->spec, "host-proc\t%s\n", self != NULL ? self : "0");
       add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
                  "links) are closed to the sandbox", NULL);
     }
