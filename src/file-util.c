@@ -45,10 +45,9 @@ write_all (int fd,
 static gboolean
 fail (GError **error,
       const char *base,
-      const char *what,
       int saved)
 {
-  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "%s %s: %s", what, base, g_strerror (saved));
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write %s: %s", base, g_strerror (saved));
   return FALSE;
 }
 
@@ -88,20 +87,20 @@ replace_by_rename (int dir_fd,
   int saved;
 
   if (fd < 0)
-    return fail (error, base, "cannot write", errno);
+    return fail (error, base, errno);
   if (!write_all (fd, data, len) || fchmod (fd, mode) != 0)
     {
       saved = errno;
       close (fd);
       unlinkat (dir_fd, tmp, 0);
-      return fail (error, base, "cannot write", saved);
+      return fail (error, base, saved);
     }
   close (fd);
   if (renameat (dir_fd, tmp, dir_fd, base) != 0)
     {
       saved = errno;
       unlinkat (dir_fd, tmp, 0);
-      return fail (error, base, "cannot write", saved);
+      return fail (error, base, saved);
     }
   return TRUE;
 }
@@ -121,13 +120,13 @@ cordon_file_replace_at (int dir_fd,
   if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
     return replace_by_rename (dir_fd, base, data, len, mode, error);
   if (fd < 0)
-    return fail (error, base, "cannot write", errno);
+    return fail (error, base, errno);
   /* The mode given to openat is masked by the umask: set it exactly. */
   err = write_all (fd, data, len) && fchmod (fd, mode) == 0 ? link_in (fd, dir_fd, base) : errno;
   close (fd);
   if (err == ENOENT)
     return replace_by_rename (dir_fd, base, data, len, mode, error);
-  return err == 0 || fail (error, base, "cannot write", err);
+  return err == 0 || fail (error, base, err);
 }
 
 gboolean

@@ -582,15 +582,31 @@ run_fall_back (Run *run,
  * For a caller other than root the user namespace is left out, a rule
  * applied like a fallback and named (invariant 8); setuid bwrap makes
  * the other namespaces without one. */
-static void
+static gboolean
 run_adapt_to_setuid_bwrap (Run *run)
 {
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  GPtrArray *keep = cordon_policy_get_list (run->policy, CORDON_KEY_CAPS_KEEP);
 
   if (run->facts->uid == 0 || !cordon_launch_bwrap_is_setuid (run->facts->bwrap_path))
-    return;
+    return TRUE;
+  /* A setuid bwrap gives no capability to a caller other than root
+   * (--cap-add: "can be used only by root"): refused here, by name. */
+  if (keep->len > 0)
+    {
+      const CordonItem *item = g_ptr_array_index (keep, 0);
+      g_autofree char *where = cordon_location_to_string (&item->loc);
+      g_autofree char *msg = g_strdup_printf ("%s: [capabilities] keep= cannot be met: a setuid "
+                                              "bwrap keeps no capability for a caller other than "
+                                              "root; drop keep=, or use a bwrap without the setuid "
+                                              "bit", where);
+
+      run_fail (run, "host", msg);
+      return FALSE;
+    }
   cordon_policy_parse_text (run->policy, "<setuid bwrap>", "[namespaces]\nshare=user\n", diags);
   run->setuid_bwrap = TRUE;
+  return TRUE;
 }
 
 static gboolean
@@ -842,8 +858,7 @@ run_prepare (Run *run,
       run->facts->bwrap_path = g_canonicalize_filename (o->bwrap, NULL);
     }
   cordon_host_facts_scan_policy (run->facts, run->policy);
-  run_adapt_to_setuid_bwrap (run);
-  if (!run_compile (run))
+  if (!run_adapt_to_setuid_bwrap (run) || !run_compile (run))
     return FALSE;
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error)
       || (run->helper = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", &error)) == NULL
