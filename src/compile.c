@@ -77,7 +77,7 @@ add_namespaces (Compiler *c)
   GPtrArray *unshare = cordon_policy_get_list (c->policy, CORDON_KEY_NS_UNSHARE);
   guint wanted = cordon_policy_get_namespaces (c->policy);
 
-  for (guint bit = 0; bit < 6; bit++)
+  for (guint bit = 0; bit < CORDON_N_NAMESPACES; bit++)
     for (guint i = 0; i < unshare->len && (wanted & (1u << bit)); i++)
       {
         const CordonItem *it = g_ptr_array_index (unshare, i);

@@ -146,7 +146,7 @@ check_probe (GPtrArray *out,
              const CordonDoctorRequest *request)
 {
   /* The shape of the shipped policies: every namespace. */
-  CordonProbeRequest req = { request->bwrap_path, 0x3f, request->uid, request->cache_dir, TRUE };
+  CordonProbeRequest req = { request->bwrap_path, CORDON_NS_ALL, request->uid, request->cache_dir, TRUE };
   g_autoptr(GError) error = NULL;
   g_autoptr(CordonProbe) probe = cordon_probe_run (&req, &error);
 

@@ -63,7 +63,7 @@ config_dir_of (const CordonHostFacts *facts)
 static void
 read_namespaces (CordonHostFacts *facts)
 {
-  for (guint bit = 0; bit < 6 && facts->sysroot[0] == '\0'; bit++)
+  for (guint bit = 0; bit < CORDON_N_NAMESPACES && facts->sysroot[0] == '\0'; bit++)
     {
       g_autofree char *path = g_strdup_printf ("/proc/self/ns/%s", cordon_namespace_name (1u << bit));
       struct stat st;

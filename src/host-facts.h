@@ -54,7 +54,7 @@ typedef struct
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
   GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
   gboolean unix_unreadable;  /* /proc/net/unix could not be read */
-  guint64 ns_inodes[6];     /* the caller's namespaces, by CordonNamespaces bit; 0 unknown */
+  guint64 ns_inodes[CORDON_N_NAMESPACES];     /* the caller's namespaces, by CordonNamespaces bit; 0 unknown */
   char *config_dir;         /* cordon's policies of the user: $XDG_CONFIG_HOME/cordon */
   char *cache_dir;          /* cordon's probe cache, or NULL */
 } CordonHostFacts;

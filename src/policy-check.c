@@ -9,6 +9,7 @@
 #include "env-filter.h"
 #include "path-util.h"
 #include "policy-check.h"
+#include "seccomp-filter.h"
 
 static void
 diag (CordonDiagnostics *diags,
@@ -295,14 +296,11 @@ check_authority (const CordonPolicy *policy,
           "die-with-parent=false: the sandbox may outlive cordon");
 }
 
-/* deny= cannot take these: the profile filters the first six by their
- * arguments (a second rule would conflict), and cordon-exec needs the
- * rest to prove the sandbox and start the command. */
-static const char * const filtered_by_argument[] = {
-  "keyctl", "ioctl", "unshare", "clone", "personality", "socket", NULL
-};
-static const char * const undeniable[] = {
-  "keyctl", "ioctl", "unshare", "clone", "personality", "socket",
+/* deny= cannot take the calls the profile filters by their arguments
+ * (cordon_seccomp_filtered_by_argument: a second rule would conflict),
+ * nor these, which cordon-exec needs to prove the sandbox and start the
+ * command. */
+static const char * const needed_by_the_helper[] = {
   "execve", "execveat", "prctl", "read", "write", "exit", "exit_group", NULL
 };
 
@@ -333,12 +331,13 @@ check_seccomp (const CordonPolicy *policy,
     {
       const CordonItem *it = g_ptr_array_index (deny, i);
 
-      if (g_strv_contains (undeniable, it->text))
+      gboolean by_argument = g_strv_contains (cordon_seccomp_filtered_by_argument, it->text);
+
+      if (by_argument || g_strv_contains (needed_by_the_helper, it->text))
         diag (diags, CORDON_SEVERITY_ERROR, it,
               "'%s' cannot be denied: %s", it->text,
-              g_strv_contains (filtered_by_argument, it->text)
-              ? "the profile already filters it by its arguments"
-              : "the sandbox's first program needs it");
+              by_argument ? "the profile already filters it by its arguments"
+                          : "the sandbox's first program needs it");
     }
   for (guint i = 0; i < keep->len; i++)
     diag (diags, CORDON_SEVERITY_WARNING, g_ptr_array_index (keep, i),

@@ -76,6 +76,10 @@ typedef enum
   CORDON_NS_CGROUP = 1 << 5,
 } CordonNamespaces;
 
+/* How many namespaces a policy can unshare, and all of them at once. */
+#define CORDON_N_NAMESPACES 6
+#define CORDON_NS_ALL ((1u << CORDON_N_NAMESPACES) - 1)
+
 typedef struct
 {
   CordonKey key;

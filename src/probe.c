@@ -241,7 +241,7 @@ cordon_probe_bwrap_args (guint namespaces,
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
 
-  for (guint bit = 0; bit < 6; bit++)
+  for (guint bit = 0; bit < CORDON_N_NAMESPACES; bit++)
     if (namespaces & (1u << bit))
       g_ptr_array_add (args, g_strconcat ("--unshare-", cordon_namespace_name (1u << bit), NULL));
   g_ptr_array_add (args, g_strdup ("--ro-bind"));

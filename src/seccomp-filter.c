@@ -105,6 +105,11 @@ add_errno (const Filter *f,
 /* ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT, READ_IMPLIES_EXEC */
 static const scmp_datum_t personality_flags[] = { 0x0040000, 0x0100000, 0x0200000, 0x0400000 };
 
+const char * const cordon_seccomp_filtered_by_argument[] = {
+  "keyctl", "ioctl", "unshare", "clone", "personality", "socket", NULL
+};
+
+/* Every rule here is on a call of cordon_seccomp_filtered_by_argument. */
 static int
 add_argument_rules (const Filter *f)
 {

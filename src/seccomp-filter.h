@@ -10,6 +10,10 @@ G_BEGIN_DECLS
 
 #include "plan.h"
 
+/* The calls the profile filters by their arguments (add_argument_rules):
+ * deny= cannot take them, allow= takes out every rule of theirs. */
+extern const char * const cordon_seccomp_filtered_by_argument[];
+
 int cordon_seccomp_memfd (const CordonPlan *plan,
                           GError **error);
 

@@ -308,12 +308,16 @@ wait_children (Supervisor *sv)
 }
 
 /* SIGKILL to every descendant until none is left: what forks while we
- * kill is found on the next round. */
+ * kill is found on the next round. Bounded in time (10 s): a process that
+ * SIGKILL does not end by then is stuck in the kernel, and cordon must
+ * still exit. */
 static void
 kill_everything (Supervisor *sv)
 {
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
   reap (sv);
-  for (guint round = 0; round < 1000; round++)
+  for (guint round = 0; round < 1000 && g_get_monotonic_time () < deadline; round++)
     {
       g_autoptr(GArray) family = family_of_cordon ();
 

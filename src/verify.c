@@ -29,7 +29,7 @@ struct _CordonVerify
   GPtrArray *digests;       /* sha256 hex of dropped values */
   GPtrArray *mask_dests;    /* every mask's mount point */
   guint namespaces;
-  guint64 host_ns[6];
+  guint64 host_ns[CORDON_N_NAMESPACES];
   guint64 keep_caps;
   gboolean seccomp;         /* a filter must be in force */
 };
@@ -453,7 +453,7 @@ static char *
 namespaces_problem (CordonVerify *v,
                     pid_t pid)
 {
-  for (guint bit = 0; bit < 6; bit++)
+  for (guint bit = 0; bit < CORDON_N_NAMESPACES; bit++)
     {
       g_autofree char *path = NULL;
       struct stat st;
