@@ -16,8 +16,10 @@
  * there means cordon is gone, and the keeper kills bwrap (its process
  * group too when it has one of its own: the stranded child is still in
  * it) and every process that comes to it, then exits; with "leave" (a
- * policy's die-with-parent=false: bwrap then has no --die-with-parent,
- * so nothing is stranded) it exits and leaves the sandbox running. bwrap is put in a
+ * policy's die-with-parent=false) it exits and leaves the sandbox
+ * running, if cordon said the sandbox was released (one byte, "R", on
+ * LIFE_FD), else it kills it all the same: a bwrap killed between its
+ * clone() and the release strands its child whatever its options. bwrap is put in a
  * new process group when PGID is 0, else in group PGID (cordon's). The
  * keeper itself is started in a process group of its own, so a SIGKILL
  * sent to cordon's whole group leaves it alive to clean up. While cordon
@@ -233,7 +235,7 @@ main (int argc,
   static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
   char *end = NULL, *pgid_end = NULL;
   long life_fd, pgid;
-  int own_group, leave, spawn_errno = 0, sigfd;
+  int own_group, leave, released = 0, spawn_errno = 0, sigfd;
   sigset_t chld;
   pid_t bwrap;
 
@@ -303,8 +305,20 @@ main (int argc,
             end_children ();
             return relay (status);
           }
-      /* cordon writes nothing here: readable means EOF, cordon is gone. */
+      /* cordon writes one byte here, "R", once the sandbox is released
+       * and the command starts; EOF means cordon is gone. Only a released
+       * sandbox may be left running: before, bwrap may be between its
+       * clone() and the release (a write to cordon's closed pipe kills
+       * it there, --die-with-parent or not). */
       if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
-        return leave ? 0 : teardown (bwrap, own_group);
+        {
+          char byte;
+          ssize_t n = read ((int) life_fd, &byte, 1);
+
+          if (n == 1 && byte == 'R')
+            released = 1;
+          else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+            return leave && released ? 0 : teardown (bwrap, own_group);
+        }
     }
 }

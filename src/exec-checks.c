@@ -475,6 +475,37 @@ check_dropped_values (CordonChecker *ck)
   result (ck, "dropped-values", 1, 0, "");
 }
 
+/* 1 when the procfs at /proc hides the processes one may not trace
+ * (hidepid=2/invisible or 4/ptraceable, in its super options): their
+ * entries are absent rather than closed. */
+static int
+proc_hides_pids (void)
+{
+  FILE *f = fopen ("/proc/self/mountinfo", "re");
+  char line[4096], fields[4096];
+  int hides = 0;
+
+  /* Every procfs mounted at /proc, in mount order: the last is on top. */
+  while (f != NULL && fgets (line, sizeof line, f) != NULL)
+    {
+      const char *sep = strstr (line, " - ");
+      char *field[5], *save = NULL;
+      size_t n = 0;
+
+      /* "ID PARENT MAJ:MIN ROOT MOUNT-POINT ... - FSTYPE SOURCE SUPER-OPTIONS" */
+      memcpy (fields, line, sizeof fields);
+      for (char *tok = strtok_r (fields, " ", &save); tok != NULL && n < 5; tok = strtok_r (NULL, " ", &save))
+        field[n++] = tok;
+      if (n < 5 || sep == NULL || strcmp (field[4], "/proc") != 0 || strncmp (sep + 3, "proc ", 5) != 0)
+        continue;
+      hides = strstr (sep, "hidepid=2") != NULL || strstr (sep, "hidepid=invisible") != NULL
+              || strstr (sep, "hidepid=4") != NULL || strstr (sep, "hidepid=ptraceable") != NULL;
+    }
+  if (f != NULL)
+    fclose (f);
+  return hides;
+}
+
 /* Under the host's /proc: cordon's own entries must stay closed to the
  * sandbox (cordon is non-dumpable), since cordon holds the caller's
  * whole environment. (Its command line anyone on the host may read: the
@@ -484,6 +515,7 @@ check_cordon_unreadable (CordonChecker *ck)
 {
   static const char * const files[] = { "environ", "mem" };
   char path[96], target[256], detail[200] = "";
+  int hidden = proc_hides_pids ();
   DIR *fds;
   struct dirent *de;
 
@@ -499,15 +531,17 @@ check_cordon_unreadable (CordonChecker *ck)
           close (fd);
         }
       /* cordon is alive while this runs: a missing entry means this is
-       * not cordon's, and nothing was proved. */
-      else if (errno != EACCES && errno != EPERM)
+       * not cordon's, and nothing was proved; unless the procfs hides
+       * what may not be traced, which is closed all the more. */
+      else if (errno != EACCES && errno != EPERM && !(errno == ENOENT && hidden))
         snprintf (detail, sizeof detail, "%s: %s", path, strerror (errno));
     }
   /* The fd directory may list (its mode lets root in), but no link in it
    * may be followed or read. */
   snprintf (path, sizeof path, "/proc/%ld/fd", ck->cordon_pid);
   fds = opendir (path);
-  if (fds == NULL && errno != EACCES && errno != EPERM && detail[0] == '\0')
+  if (fds == NULL && errno != EACCES && errno != EPERM && !(errno == ENOENT && hidden)
+      && detail[0] == '\0')
     snprintf (detail, sizeof detail, "%s: %s", path, strerror (errno));
   while (fds != NULL && detail[0] == '\0' && (de = readdir (fds)) != NULL)
     {

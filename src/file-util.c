@@ -34,6 +34,8 @@ write_all (int fd,
 
       if (n < 0 && errno == EINTR)
         continue;
+      if (n == 0)
+        errno = EIO;
       if (n <= 0)
         return FALSE;
       data += n;

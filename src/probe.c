@@ -362,16 +362,20 @@ CordonProbeResult
 cordon_probe_classify (const CordonProbeRequest *request,
                        gboolean namespaces_only)
 {
-  if (sysctl_is ("/proc/sys/user/max_user_namespaces", "0")
-      || (request->uid != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
-    return CORDON_PROBE_USERNS_DISABLED;
-  if (request->uid != 0 && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
-    return CORDON_PROBE_APPARMOR;
+  /* Every cause below is about making a user namespace: none applies to
+   * a plan without one (a setuid bwrap's, say). */
   if (request->namespaces & CORDON_NS_USER)
     {
-      int err = try_unshare_user ();
-      g_autofree char *seccomp = cordon_probe_self_status ("Seccomp");
+      g_autofree char *seccomp = NULL;
+      int err;
 
+      if (sysctl_is ("/proc/sys/user/max_user_namespaces", "0")
+          || (request->uid != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
+        return CORDON_PROBE_USERNS_DISABLED;
+      if (request->uid != 0 && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
+        return CORDON_PROBE_APPARMOR;
+      err = try_unshare_user ();
+      seccomp = cordon_probe_self_status ("Seccomp");
       if (err == EPERM && g_strcmp0 (seccomp, "2") == 0)
         return CORDON_PROBE_SECCOMP;
       if (err == ENOSPC)

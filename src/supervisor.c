@@ -403,6 +403,12 @@ on_status_line (Supervisor *sv,
       if (!sv->ready)
         {
           sv->ready = TRUE;
+          /* The sandbox is released and the command starting: from now
+           * on a keeper told to leave the sandbox alive may (before, a
+           * half-made sandbox would be stranded). A keeper gone already
+           * cannot read it; bwrap's end tells the rest. */
+          if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, "R", 1) != 1)
+            clear_fd (&sv->launch->life_fd);
           sv->t_ready = g_get_monotonic_time ();
         }
       break;
