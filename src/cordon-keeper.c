@@ -228,63 +228,49 @@ spawn_bwrap (char **argv,
   return rc == 0 ? pid : -1;
 }
 
-int
-main (int argc,
-      char **argv)
+typedef struct
 {
-  static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
-  char *end = NULL, *pgid_end = NULL;
-  long life_fd, pgid;
-  int own_group, leave, released = 0, spawn_errno = 0, sigfd;
-  sigset_t chld;
+  int life_fd;
+  pid_t pgid;       /* bwrap's group: 0, a group of its own */
+  int leave;        /* "leave": a released sandbox may outlive cordon */
   pid_t bwrap;
+} Keeper;
 
-  life_fd = argc >= 5 ? strtol (argv[1], &end, 10) : -1;
-  pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
+/* FALSE (after the usage line) unless argv is LIFE_FD PGID kill|leave
+ * BWRAP...; LIFE_FD is made close-on-exec. */
+static int
+parse_args (int argc,
+            char **argv,
+            Keeper *k)
+{
+  char *end = NULL, *pgid_end = NULL;
+  long life_fd = argc >= 5 ? strtol (argv[1], &end, 10) : -1;
+  long pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
+
   if (life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
       || fcntl ((int) life_fd, F_SETFD, FD_CLOEXEC) != 0
       || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0'
       || (strcmp (argv[3], "kill") != 0 && strcmp (argv[3], "leave") != 0))
     {
       fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave BWRAP [BWRAP-ARG...]\n", stderr);
-      return 125;
+      return 0;
     }
-  own_group = pgid == 0;
-  leave = strcmp (argv[3], "leave") == 0;
-  /* Orphans of the sandbox come here; the terminal's signals are
-   * cordon's. The keeper stays dumpable, as bwrap is: cordon, without
-   * privileges, must read its children list to find the sandbox. */
-  for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
-    signal (ignored[i], SIG_IGN);
-  sigemptyset (&chld);
-  sigaddset (&chld, SIGCHLD);
-  /* SIGCHLD is blocked before bwrap exists, so its exit is never missed:
-   * it waits, pending, for the signalfd made below. */
-  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 || sigprocmask (SIG_BLOCK, &chld, NULL) != 0)
-    {
-      say ((int) life_fd, 'E', errno);
-      return 125;
-    }
-  bwrap = spawn_bwrap (argv + 4, (int) life_fd, (pid_t) pgid, &spawn_errno);
-  /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
-   * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
-   * after this, so that none is among them.) */
-  for (int fd = FIRST_BWRAP_FD; fd < (int) life_fd; fd++)
-    close (fd);
-  if (bwrap < 0)
-    {
-      say ((int) life_fd, 'E', spawn_errno);
-      return 125;
-    }
-  if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
-    {
-      say ((int) life_fd, 'E', errno);
-      return teardown (bwrap, own_group);
-    }
-  say ((int) life_fd, 'P', (long) bwrap);
+  k->life_fd = (int) life_fd;
+  k->pgid = (pid_t) pgid;
+  k->leave = strcmp (argv[3], "leave") == 0;
+  return 1;
+}
+
+/* Until bwrap ends (relayed) or cordon is gone (teardown, or leave). */
+static int
+watch (const Keeper *k,
+       int sigfd)
+{
+  int released = 0;
+
   for (;;)
     {
-      struct pollfd fds[2] = { { (int) life_fd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
+      struct pollfd fds[2] = { { k->life_fd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
       struct signalfd_siginfo info;
       int status;
       pid_t pid;
@@ -293,14 +279,14 @@ main (int argc,
        * keeper cannot do its work: it ends the sandbox rather than spin. */
       if ((poll (fds, 2, -1) < 0 && errno != EINTR) || (fds[1].revents & (POLLERR | POLLNVAL))
           || (fds[0].revents & POLLNVAL))
-        return teardown (bwrap, own_group);
+        return teardown (k->bwrap, k->pgid == 0);
       while (read (sigfd, &info, sizeof info) > 0)
         ;
       /* bwrap is done, and so is the sandbox: what bwrap left orphaned
        * (here, with us) is killed now. Left to cordon, it would go to
        * init should cordon die before reaping us. */
       while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
-        if (pid == bwrap)
+        if (pid == k->bwrap)
           {
             end_children ();
             return relay (status);
@@ -313,12 +299,57 @@ main (int argc,
       if (fds[0].revents & (POLLIN | POLLHUP | POLLERR))
         {
           char byte;
-          ssize_t n = read ((int) life_fd, &byte, 1);
+          ssize_t n = read (k->life_fd, &byte, 1);
 
           if (n == 1 && byte == 'R')
             released = 1;
           else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-            return leave && released ? 0 : teardown (bwrap, own_group);
+            return k->leave && released ? 0 : teardown (k->bwrap, k->pgid == 0);
         }
     }
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+  Keeper k = { 0 };
+  int spawn_errno = 0, sigfd;
+  sigset_t chld;
+
+  if (!parse_args (argc, argv, &k))
+    return 125;
+  /* Orphans of the sandbox come here; the terminal's signals are
+   * cordon's. The keeper stays dumpable, as bwrap is: cordon, without
+   * privileges, must read its children list to find the sandbox. */
+  for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+    signal (ignored[i], SIG_IGN);
+  sigemptyset (&chld);
+  sigaddset (&chld, SIGCHLD);
+  /* SIGCHLD is blocked before bwrap exists, so its exit is never missed:
+   * it waits, pending, for the signalfd made below. */
+  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 || sigprocmask (SIG_BLOCK, &chld, NULL) != 0)
+    {
+      say (k.life_fd, 'E', errno);
+      return 125;
+    }
+  k.bwrap = spawn_bwrap (argv + 4, k.life_fd, k.pgid, &spawn_errno);
+  /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
+   * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
+   * after this, so that none is among them.) */
+  for (int fd = FIRST_BWRAP_FD; fd < k.life_fd; fd++)
+    close (fd);
+  if (k.bwrap < 0)
+    {
+      say (k.life_fd, 'E', spawn_errno);
+      return 125;
+    }
+  if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+    {
+      say (k.life_fd, 'E', errno);
+      return teardown (k.bwrap, k.pgid == 0);
+    }
+  say (k.life_fd, 'P', (long) k.bwrap);
+  return watch (&k, sigfd);
 }
