@@ -709,6 +709,19 @@ add_protected_dirs (Compiler *c)
       if (cover != NULL && cover->kind == CORDON_OP_BIND)
         cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, dirs[i], dirs[i], NULL,
                             "cordon's own directory, read-only under a writable bind");
+      /* Absent, it cannot be bound; and the sandbox could make it, with a
+       * policy of its choosing for the next run in it. cordon run makes
+       * it before compiling: still absent here, it is a hole the run
+       * refuses (plan->unprotected_dir). */
+      if (dirs[i] != NULL && (info == NULL || info->kind == CORDON_PATH_ABSENT)
+          && (cover = covering_mount (c, dirs[i])) != NULL && cover->kind == CORDON_OP_BIND)
+        {
+          cordon_plan_add_skip (c->plan, NULL, dirs[i],
+                                "cordon's own directory is missing under a writable bind: the "
+                                "sandbox could make it (cordon run makes it first)");
+          if (c->plan->unprotected_dir == NULL)
+            c->plan->unprotected_dir = g_strdup (dirs[i]);
+        }
     }
 }
 

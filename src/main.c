@@ -857,9 +857,27 @@ run_prepare (Run *run,
       g_free (run->facts->bwrap_path);
       run->facts->bwrap_path = g_canonicalize_filename (o->bwrap, NULL);
     }
+  /* cordon's own directories exist before the host is examined, so that
+   * the plan binds them read-only under a writable bind (a sandbox must
+   * not make them, with a policy for the next run in them). */
+  if (run->facts->config_dir != NULL)
+    (void) g_mkdir_with_parents (run->facts->config_dir, 0700);
+  if (run->facts->cache_dir != NULL)
+    (void) g_mkdir_with_parents (run->facts->cache_dir, 0700);
   cordon_host_facts_scan_policy (run->facts, run->policy);
   if (!run_adapt_to_setuid_bwrap (run) || !run_compile (run))
     return FALSE;
+  if (run->plan->unprotected_dir != NULL)
+    {
+      g_autofree char *msg = g_strdup_printf ("%s (cordon's own directory) does not exist and could "
+                                              "not be made, and a writable bind covers it: the "
+                                              "sandbox could make it and leave a policy for the "
+                                              "next run there; make it, or keep it out of the "
+                                              "writable paths", run->plan->unprotected_dir);
+
+      run_fail (run, "host", msg);
+      return FALSE;
+    }
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error)
       || (run->helper = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", &error)) == NULL
       || (run->keeper = cordon_launch_find_helper ("cordon-keeper", NULL, &error)) == NULL)

@@ -65,6 +65,7 @@ cordon_plan_free (CordonPlan *plan)
   g_ptr_array_unref (plan->abstract_sockets);
   g_ptr_array_unref (plan->seccomp_allow);
   g_ptr_array_unref (plan->seccomp_deny);
+  g_free (plan->unprotected_dir);
   g_free (plan->workdir);
   g_free (plan);
 }

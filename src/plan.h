@@ -76,6 +76,7 @@ typedef struct
   GPtrArray *seccomp_allow;   /* system call names taken out of the profile */
   GPtrArray *seccomp_deny;    /* system call names refused beyond it */
   guint64 keep_caps;          /* capability bits the sandbox keeps */
+  char *unprotected_dir;      /* cordon's own directory, missing under a writable bind */
 } CordonPlan;
 
 CordonPlan *cordon_plan_new (const char *policy_name);
