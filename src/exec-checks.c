@@ -311,6 +311,14 @@ check_seccomp (CordonChecker *ck,
                              socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
       if (wanted (probes, "seccomp-io-uring"))
         bad += expect_errno (ck, "seccomp-io-uring", syscall (SYS_io_uring_setup, 1, NULL), ENOSYS);
+      /* A file of our own (an anonymous one: nothing of the host's is
+       * touched) made set-user-ID: without the filter, that works. */
+      if (wanted (probes, "seccomp-setuid"))
+        {
+          int fd = (int) syscall (SYS_memfd_create, "cordon-verify", 0);
+
+          bad += expect_errno (ck, "seccomp-setuid", fd < 0 ? fd : syscall (SYS_fchmod, fd, 04755), EPERM);
+        }
       _exit (bad);
     }
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))

@@ -23,7 +23,13 @@
  *     the multiplexed call: socketcall(SYS_SOCKET) is refused whatever
  *     the family, so 32-bit programs get no sockets at all (fail closed).
  *   io_uring_setup, io_uring_enter, io_uring_register -> ENOSYS: io_uring
- *     opens sockets and files without the calls these rules look at. */
+ *     opens sockets and files without the calls these rules look at.
+ *   chmod, fchmod, fchmodat, fchmodat2, creat, open, openat, mknod and
+ *     mknodat with a mode holding S_ISUID or S_ISGID -> EPERM; openat2
+ *     (whose mode sits in memory) -> ENOSYS, libc falls back to openat:
+ *     a set-user-ID file left in a writable bind is one the host runs as
+ *     its owner, the caller (root, for a root caller) — mounts are nosuid
+ *     only inside the sandbox. */
 #include "config.h"
 
 #include <errno.h>
@@ -32,6 +38,7 @@
 #include <seccomp.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -55,6 +62,7 @@ static const Blocked blocked[] = {
   /* io_uring performs socket(), open() and more without the system calls
    * the rules below look at: closed by default, not only under strict. */
   { "io_uring_setup", ENOSYS }, { "io_uring_enter", ENOSYS }, { "io_uring_register", ENOSYS },
+  { "openat2", ENOSYS },
   { "ptrace", EPERM }, { "perf_event_open", EPERM }, { "bpf", EPERM }, { "userfaultfd", EPERM },
   { "kexec_load", EPERM }, { "kexec_file_load", EPERM }, { "init_module", EPERM },
   { "finit_module", EPERM }, { "delete_module", EPERM }, { "acct", EPERM },
@@ -106,7 +114,18 @@ add_errno (const Filter *f,
 static const scmp_datum_t personality_flags[] = { 0x0040000, 0x0100000, 0x0200000, 0x0400000 };
 
 const char * const cordon_seccomp_filtered_by_argument[] = {
-  "keyctl", "ioctl", "unshare", "clone", "personality", "socket", NULL
+  "keyctl", "ioctl", "unshare", "clone", "personality", "socket",
+  "chmod", "fchmod", "fchmodat", "fchmodat2", "creat", "open", "openat", "mknod", "mknodat", NULL
+};
+
+/* Each call that sets a file's mode, and the argument that holds it. */
+static const struct
+{
+  const char *name;
+  unsigned int mode_arg;
+} mode_setting[] = {
+  { "chmod", 1 }, { "fchmod", 1 }, { "fchmodat", 2 }, { "fchmodat2", 2 }, { "creat", 1 },
+  { "open", 2 }, { "openat", 3 }, { "mknod", 1 }, { "mknodat", 2 },
 };
 
 /* Every rule here is on a call of cordon_seccomp_filtered_by_argument. */
@@ -150,6 +169,13 @@ add_argument_rules (const Filter *f)
     }
   a = SCMP_A0 (SCMP_CMP_GT, AF_NETLINK);
   rc = rc ?: add_errno (f, "socket", EAFNOSUPPORT, 1, &a);
+  /* No set-user-ID or set-group-ID file: one rule per bit per call. */
+  for (guint i = 0; i < G_N_ELEMENTS (mode_setting); i++)
+    for (scmp_datum_t bit = S_ISGID; bit <= S_ISUID; bit <<= 1)
+      {
+        a = (struct scmp_arg_cmp) { mode_setting[i].mode_arg, SCMP_CMP_MASKED_EQ, bit, bit };
+        rc = rc ?: add_errno (f, mode_setting[i].name, EPERM, 1, &a);
+      }
   return rc;
 }
 

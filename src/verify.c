@@ -136,6 +136,7 @@ static const struct
   { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM", "unshare" },
   { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT", "socket" },
   { "seccomp-io-uring", "io_uring_setup fails with ENOSYS", "io_uring_setup" },
+  { "seccomp-setuid", "fchmod to a set-user-ID mode fails with EPERM", "fchmod" },
 };
 
 static void

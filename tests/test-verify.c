@@ -157,7 +157,19 @@ test_verify_drops_only_the_probe_of_an_allowed_call (void **state)
 
   assert_non_null (strstr (spec, "seccomp\tseccomp-keyring,"));
   assert_non_null (strstr (spec, "seccomp-io-uring"));
+  assert_non_null (strstr (spec, "seccomp-setuid"));
   assert_null (strstr (spec, "seccomp-socket-family"));
+}
+
+static void
+test_verify_drops_the_setuid_probe_when_fchmod_is_allowed (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[seccomp]\nallow=fchmod\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+
+  assert_non_null (strstr (spec, "seccomp-io-uring"));
+  assert_null (strstr (spec, "seccomp-setuid"));
 }
 
 static void
@@ -191,6 +203,7 @@ main (void)
     T (test_verify_refuses_a_result_for_a_check_it_did_not_ask_for),
     T (test_verify_ties_each_mask_check_to_its_rule),
     T (test_verify_drops_only_the_probe_of_an_allowed_call),
+    T (test_verify_drops_the_setuid_probe_when_fchmod_is_allowed),
     cmocka_unit_test (test_sha256_of_the_helper_matches_glib),
 #undef T
   };
