@@ -694,35 +694,67 @@ add_masks (Compiler *c,
 
 /* cordon's own directories (the caller's policies, the probe cache) stay
  * read-only wherever a writable bind would expose them: a sandbox must not
- * rewrite the policy or the probe answer of the next run. */
+ * rewrite the policy or the probe answer of the next run. Nor may it move
+ * one aside and make another in its place: every directory between the
+ * writable bind and the protected one is bound onto itself, a mount point
+ * that cannot be renamed or removed (it stays writable). A protected
+ * directory that is absent, or reached through a symlink, below a
+ * writable bind cannot be held so: the plan records it, and the run is
+ * refused (plan->unprotected_dir). */
+static void
+protect_dir (Compiler *c,
+             const char *dir)
+{
+  const CordonOp *cover = covering_mount (c, dir);
+  g_autoptr(GPtrArray) between = g_ptr_array_new_with_free_func (g_free);
+  const char *hole = NULL;
+
+  if (cover == NULL || cover->kind != CORDON_OP_BIND)
+    return;
+  for (g_autofree char *p = g_strdup (dir); p != NULL && !g_str_equal (p, cover->dest);)
+    {
+      const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, p);
+      char *parent = g_path_get_dirname (p);
+
+      if (info == NULL || info->kind == CORDON_PATH_ABSENT)
+        hole = "is missing under a writable bind: the sandbox could make it (cordon run makes it first)";
+      else if (info->kind != CORDON_PATH_DIR)
+        hole = "is reached through a symlink (or is not a directory) under a writable bind";
+      else if (!g_str_equal (p, dir))
+        g_ptr_array_insert (between, 0, g_strdup (p));
+      g_free (p);
+      p = parent;
+      if (g_str_equal (p, "/"))
+        break;
+    }
+  if (hole != NULL)
+    {
+      g_autofree char *reason = g_strdup_printf ("cordon's own directory %s", hole);
+
+      cordon_plan_add_skip (c->plan, NULL, dir, reason);
+      if (c->plan->unprotected_dir == NULL)
+        c->plan->unprotected_dir = g_strdup (dir);
+      return;
+    }
+  for (guint i = 0; i < between->len; i++)
+    {
+      const char *p = g_ptr_array_index (between, i);
+
+      cordon_plan_add_op (c->plan, CORDON_OP_BIND, p, p, NULL,
+                          "above cordon's own directory: a mount point, so it cannot be moved aside");
+    }
+  cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, dir, dir, NULL,
+                      "cordon's own directory, read-only under a writable bind");
+}
+
 static void
 add_protected_dirs (Compiler *c)
 {
   const char *dirs[] = { c->facts->config_dir, c->facts->cache_dir };
 
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    {
-      const CordonPathInfo *info = dirs[i] != NULL ? cordon_host_facts_lookup (c->facts, dirs[i]) : NULL;
-      const CordonOp *cover = info != NULL && info->kind == CORDON_PATH_DIR
-        ? covering_mount (c, dirs[i]) : NULL;
-
-      if (cover != NULL && cover->kind == CORDON_OP_BIND)
-        cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, dirs[i], dirs[i], NULL,
-                            "cordon's own directory, read-only under a writable bind");
-      /* Absent, it cannot be bound; and the sandbox could make it, with a
-       * policy of its choosing for the next run in it. cordon run makes
-       * it before compiling: still absent here, it is a hole the run
-       * refuses (plan->unprotected_dir). */
-      if (dirs[i] != NULL && (info == NULL || info->kind == CORDON_PATH_ABSENT)
-          && (cover = covering_mount (c, dirs[i])) != NULL && cover->kind == CORDON_OP_BIND)
-        {
-          cordon_plan_add_skip (c->plan, NULL, dirs[i],
-                                "cordon's own directory is missing under a writable bind: the "
-                                "sandbox could make it (cordon run makes it first)");
-          if (c->plan->unprotected_dir == NULL)
-            c->plan->unprotected_dir = g_strdup (dirs[i]);
-        }
-    }
+    if (dirs[i] != NULL)
+      protect_dir (c, dirs[i]);
 }
 
 static gboolean

@@ -632,9 +632,21 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   for (guint i = 0; cordon_minimal_root_entries[i] != NULL; i++)
     cordon_host_facts_stat (facts, cordon_minimal_root_entries[i]);
   cordon_host_facts_stat (facts, facts->workdir);
-  cordon_host_facts_stat (facts, facts->config_dir);
-  if (facts->cache_dir != NULL)
-    cordon_host_facts_stat (facts, facts->cache_dir);
+  /* cordon's own directories and every ancestor: compile protects them
+   * from a writable bind, and refuses one reached through a symlink. */
+  for (guint d = 0; d < 2; d++)
+    {
+      const char *dir = d == 0 ? facts->config_dir : facts->cache_dir;
+
+      for (g_autofree char *p = dir != NULL ? g_strdup (dir) : NULL; p != NULL && strcmp (p, "/") != 0;)
+        {
+          char *parent = g_path_get_dirname (p);
+
+          cordon_host_facts_stat (facts, p);
+          g_free (p);
+          p = parent;
+        }
+    }
   for (guint k = 0; k < G_N_ELEMENTS (path_keys); k++)
     {
       GPtrArray *list = cordon_policy_get_list (policy, path_keys[k]);

@@ -869,11 +869,12 @@ run_prepare (Run *run,
     return FALSE;
   if (run->plan->unprotected_dir != NULL)
     {
-      g_autofree char *msg = g_strdup_printf ("%s (cordon's own directory) does not exist and could "
-                                              "not be made, and a writable bind covers it: the "
-                                              "sandbox could make it and leave a policy for the "
-                                              "next run there; make it, or keep it out of the "
-                                              "writable paths", run->plan->unprotected_dir);
+      g_autofree char *msg = g_strdup_printf ("%s (cordon's own directory) cannot be held read-only "
+                                              "under a writable bind: it does not exist and could "
+                                              "not be made, or it (or a directory above it) is a "
+                                              "symlink; the sandbox could leave a policy for the "
+                                              "next run there; keep it out of the writable paths",
+                                              run->plan->unprotected_dir);
 
       run_fail (run, "host", msg);
       return FALSE;
