@@ -747,14 +747,21 @@ protect_dir (Compiler *c,
                       "cordon's own directory, read-only under a writable bind");
 }
 
+/* Each directory as cordon names it and, where a symlink above it makes
+ * them differ, as it really is: a writable bind may be given either way. */
 static void
 add_protected_dirs (Compiler *c)
 {
   const char *dirs[] = { c->facts->config_dir, c->facts->cache_dir };
+  const char *real[] = { c->facts->config_dir_real, c->facts->cache_dir_real };
 
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
-    if (dirs[i] != NULL)
-      protect_dir (c, dirs[i]);
+    {
+      if (dirs[i] != NULL)
+        protect_dir (c, dirs[i]);
+      if (dirs[i] != NULL && real[i] != NULL && !g_str_equal (real[i], dirs[i]))
+        protect_dir (c, real[i]);
+    }
 }
 
 static gboolean

@@ -141,6 +141,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_strfreev (facts->env);
   g_free (facts->bwrap_path);
   g_free (facts->config_dir);
+  g_free (facts->config_dir_real);
+  g_free (facts->cache_dir_real);
   g_free (facts->cache_dir);
   if (facts->paths != NULL)
     g_hash_table_unref (facts->paths);
@@ -634,9 +636,15 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   cordon_host_facts_stat (facts, facts->workdir);
   /* cordon's own directories and every ancestor: compile protects them
    * from a writable bind, and refuses one reached through a symlink. */
-  for (guint d = 0; d < 2; d++)
+  g_clear_pointer (&facts->config_dir_real, g_free);
+  g_clear_pointer (&facts->cache_dir_real, g_free);
+  facts->config_dir_real = facts->config_dir != NULL ? resolve_path (facts, facts->config_dir) : NULL;
+  facts->cache_dir_real = facts->cache_dir != NULL ? resolve_path (facts, facts->cache_dir) : NULL;
+  for (guint d = 0; d < 4; d++)
     {
-      const char *dir = d == 0 ? facts->config_dir : facts->cache_dir;
+      const char *dirs[] = { facts->config_dir, facts->cache_dir, facts->config_dir_real,
+                             facts->cache_dir_real };
+      const char *dir = dirs[d];
 
       for (g_autofree char *p = dir != NULL ? g_strdup (dir) : NULL; p != NULL && strcmp (p, "/") != 0;)
         {

@@ -57,6 +57,8 @@ typedef struct
   guint64 ns_inodes[CORDON_N_NAMESPACES];     /* the caller's namespaces, by CordonNamespaces bit; 0 unknown */
   char *config_dir;         /* cordon's policies of the user: $XDG_CONFIG_HOME/cordon */
   char *cache_dir;          /* cordon's probe cache, or NULL */
+  char *config_dir_real;    /* the two with every symlink resolved (scan_policy), or NULL */
+  char *cache_dir_real;
 } CordonHostFacts;
 
 CordonHostFacts *cordon_host_facts_new (const char *sysroot,
