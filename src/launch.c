@@ -323,6 +323,25 @@ close_fds (int *fds,
       close (fds[i]);
 }
 
+/* bwrap's status pipe, the helper's and the keeper's socket. cordon's
+ * ends of the pipes never block its poll loop (O_NONBLOCK from the start);
+ * the keeper's socket blocks: its first word is awaited. On failure,
+ * nothing is left open. */
+static gboolean
+open_channels (int json[2],
+               int ready[2],
+               int life[2],
+               GError **error)
+{
+  if (pipe2 (json, O_CLOEXEC) == 0 && pipe2 (ready, O_CLOEXEC) == 0
+      && socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, life) == 0
+      && fcntl (json[0], F_SETFL, O_NONBLOCK) == 0 && fcntl (ready[0], F_SETFL, O_NONBLOCK) == 0)
+    return TRUE;
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
+  close_fds ((int[]) { json[0], json[1], ready[0], ready[1], life[0], life[1] }, 6);
+  return FALSE;
+}
+
 gboolean
 cordon_launch_start (const CordonLaunchRequest *request,
                      CordonLaunch *out_launch,
@@ -355,15 +374,9 @@ cordon_launch_start (const CordonLaunchRequest *request,
       close_fds ((int[]) { memfd, specfd, go[0], go[1] }, 4);
       return FALSE;
     }
-  /* cordon's ends never block its poll loop: O_NONBLOCK from the start.
-   * The keeper's socket blocks: its first word is awaited here. */
-  if (pipe2 (json, O_CLOEXEC) != 0 || pipe2 (ready, O_CLOEXEC) != 0
-      || socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, life) != 0
-      || fcntl (json[0], F_SETFL, O_NONBLOCK) != 0 || fcntl (ready[0], F_SETFL, O_NONBLOCK) != 0)
+  if (!open_channels (json, ready, life, error))
     {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
-      close_fds ((int[]) { memfd, specfd, filterfd, json[0], json[1], ready[0], ready[1], go[0], go[1],
-                           life[0], life[1] }, 11);
+      close_fds ((int[]) { memfd, specfd, filterfd, go[0], go[1] }, 5);
       return FALSE;
     }
   ok = spawn_keeper (argv, envp, (const int[]) { memfd, json[1], ready[1], specfd, go[0], filterfd, life[1] },

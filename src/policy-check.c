@@ -340,8 +340,18 @@ check_seccomp (const CordonPolicy *policy,
                           : "the sandbox's first program needs it");
     }
   for (guint i = 0; i < keep->len; i++)
-    diag (diags, CORDON_SEVERITY_WARNING, g_ptr_array_index (keep, i),
-          "the sandbox keeps %s", ((CordonItem *) g_ptr_array_index (keep, i))->text);
+    {
+      const CordonItem *it = g_ptr_array_index (keep, i);
+      g_autofree char *lower = g_ascii_strdown (it->text, -1);
+
+      /* The filter keeps set-ID bits off the sandbox's files; a kept
+       * CAP_SETFCAP gives them file capabilities instead, which the host
+       * honours as well (for a root caller, root's). */
+      diag (diags, CORDON_SEVERITY_WARNING, it, "the sandbox keeps %s%s", it->text,
+            g_str_has_suffix (lower, "setfcap")
+            ? ": a file it writes in a writable path can be given capabilities that the host honours"
+            : "");
+    }
 }
 
 void

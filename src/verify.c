@@ -139,6 +139,24 @@ static const struct
   { "seccomp-setuid", "fchmod to a set-user-ID mode fails with EPERM", "fchmod" },
 };
 
+/* Under the host's /proc: cordon's own entries must be closed to the
+ * sandbox; the helper finds them by cordon's number in the /proc that is
+ * bound in, which is cordon's own (under a pid namespace of cordon's,
+ * not getpid()'s). */
+static void
+add_host_proc_checks (CordonVerify *v,
+                      const CordonPlan *plan)
+{
+  g_autofree char *self = NULL;
+
+  if (plan->proc_mode != CORDON_PROC_HOST_RO)
+    return;
+  self = g_file_read_link ("/proc/self", NULL);
+  g_string_append_printf (v->spec, "host-proc\t%s\n", self != NULL ? self : "0");
+  add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
+             "links) are closed to the sandbox", NULL);
+}
+
 static void
 add_namespace_checks (CordonVerify *v,
                       const CordonPlan *plan)
@@ -161,16 +179,6 @@ add_namespace_checks (CordonVerify *v,
     }
   if (plan->namespaces & CORDON_NS_PID)
     g_string_append (v->spec, "pid-namespace\n");
-  if (plan->proc_mode == CORDON_PROC_HOST_RO)
-    {
-      /* cordon's number in the /proc that is bound in, which is cordon's
-       * own: under a pid namespace of cordon's, not getpid()'s. */
-      g_autofree char *self = g_file_read_link ("/proc/self", NULL);
-
-      g_string_append_printf (v->spec, "host-proc\t%s\n", self != NULL ? self : "0");
-      add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
-                 "links) are closed to the sandbox", NULL);
-    }
   g_string_append_printf (v->spec, "capeff\t%016" G_GINT64_MODIFIER "x\n", plan->keep_caps);
   if (plan->seccomp != CORDON_SECCOMP_NONE)
     {
@@ -292,6 +300,7 @@ cordon_verify_new (const CordonPlan *plan,
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
   add_namespace_checks (v, plan);
+  add_host_proc_checks (v, plan);
   add_environment (v, plan, facts, command);
   for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
     if (!g_str_equal (fixed_checks[i].id, "processes") || (plan->namespaces & CORDON_NS_PID))

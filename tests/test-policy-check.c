@@ -20,6 +20,7 @@
 #include <string.h>
 #include <glib.h>
 
+#include "expect-diag.h"
 #include "policy-check.h"
 #include "policy-parse.h"
 
@@ -28,22 +29,6 @@
 /* Unshares every namespace, so that check has nothing to say about
  * [namespaces] unless a test asks it to. */
 #define ALL_NAMESPACES "[namespaces]\nunshare=user;ipc;pid;net;uts;cgroup\n"
-
-static char *
-dump_diags (const CordonDiagnostics *diags)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
-    {
-      g_autofree char *line = cordon_diagnostic_format (cordon_diagnostics_get (diags, i));
-
-      g_string_append_printf (s, "  %s\n", line);
-    }
-  if (s->len == 0)
-    g_string_append (s, "  (none)\n");
-  return g_string_free (s, FALSE);
-}
 
 /* Parses `text` as the single source FILE_NAME (the parse must be clean:
  * these tests are about check) and returns what check reports. */
@@ -66,50 +51,13 @@ check (const char *text)
   return diags;
 }
 
-static void
-expect_n_diags (const CordonDiagnostics *diags,
-                guint n)
-{
-  if (cordon_diagnostics_len (diags) != n)
-    {
-      g_autofree char *all = dump_diags (diags);
-
-      fail_msg ("expected %u diagnostics, got:\n%s", n, all);
-    }
-}
-
-static const CordonDiagnostic *
-expect_diag (const CordonDiagnostics *diags,
-             CordonSeverity severity,
-             const char *fragment,
-             guint line,
-             guint col)
-{
-  g_autofree char *all = dump_diags (diags);
-
-  for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
-    {
-      const CordonDiagnostic *d = cordon_diagnostics_get (diags, i);
-
-      if (d->severity != severity || strstr (d->message, fragment) == NULL)
-        continue;
-      if (g_strcmp0 (d->loc.file, FILE_NAME) != 0 || d->loc.line != line || d->loc.col != col)
-        fail_msg ("'%s' is at %s:%u:%u, expected %s:%u:%u; all:\n%s", fragment,
-                  d->loc.file, d->loc.line, d->loc.col, FILE_NAME, line, col, all);
-      return d;
-    }
-  fail_msg ("no %s containing '%s'; all:\n%s",
-            severity == CORDON_SEVERITY_ERROR ? "error" : "warning", fragment, all);
-  return NULL;
-}
-
 static const CordonDiagnostic *
 expect_error (const CordonDiagnostics *diags,
               const char *fragment,
               guint line,
               guint col)
 {
-  return expect_diag (diags, CORDON_SEVERITY_ERROR, fragment, line, col);
+  return expect_diag (diags, CORDON_SEVERITY_ERROR, fragment, FILE_NAME, line, col);
 }
 
 static const CordonDiagnostic *
@@ -118,7 +66,7 @@ expect_warning (const CordonDiagnostics *diags,
                 guint line,
                 guint col)
 {
-  return expect_diag (diags, CORDON_SEVERITY_WARNING, fragment, line, col);
+  return expect_diag (diags, CORDON_SEVERITY_WARNING, fragment, FILE_NAME, line, col);
 }
 
 /* --- baseline ----------------------------------------------------------- */
@@ -260,6 +208,17 @@ test_check_warns_about_a_kept_capability_and_an_allowed_call (void **state)
   expect_n_diags (diags, 2);
   expect_warning (diags, "the sandbox keeps net_raw", 2, 6);
   expect_warning (diags, "'ptrace' is taken out of the seccomp profile", 4, 7);
+}
+
+static void
+test_check_says_why_a_kept_setfcap_is_worse (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[capabilities]\nkeep=net_raw;setfcap\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 2);
+  expect_warning (diags, "the sandbox keeps setfcap: a file it writes in a writable path can be "
+                  "given capabilities that the host honours", 2, 14);
+  expect_warning (diags, "the sandbox keeps net_raw", 2, 6);
 }
 
 static void
@@ -508,6 +467,7 @@ main (void)
     cmocka_unit_test (test_check_reports_tmpfs_on_the_same_path_as_read_only),
     cmocka_unit_test (test_check_warns_about_tmpfs_under_writable),
     cmocka_unit_test (test_check_warns_about_a_kept_capability_and_an_allowed_call),
+    cmocka_unit_test (test_check_says_why_a_kept_setfcap_is_worse),
     cmocka_unit_test (test_check_warns_when_neither_session_nor_filter_stops_tiocsti),
     cmocka_unit_test (test_check_refuses_to_deny_a_call_the_profile_filters_by_argument),
     cmocka_unit_test (test_check_does_not_flag_tmpfs_beside_writable_sharing_a_prefix),

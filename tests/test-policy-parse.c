@@ -19,27 +19,13 @@
 #include <string.h>
 #include <glib.h>
 
+#include "expect-diag.h"
+#include "mem-store.h"
 #include "policy-parse.h"
 
 #define FILE_NAME "mem/test.policy"
 
 /* --- helpers ------------------------------------------------------------ */
-
-static char *
-dump_diags (const CordonDiagnostics *diags)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
-    {
-      g_autofree char *line = cordon_diagnostic_format (cordon_diagnostics_get (diags, i));
-
-      g_string_append_printf (s, "  %s\n", line);
-    }
-  if (s->len == 0)
-    g_string_append (s, "  (none)\n");
-  return g_string_free (s, FALSE);
-}
 
 static CordonPolicy *
 parse (const char *text,
@@ -49,47 +35,6 @@ parse (const char *text,
 
   cordon_policy_parse_text (policy, FILE_NAME, text, diags);
   return policy;
-}
-
-static void
-expect_n_diags (const CordonDiagnostics *diags,
-                guint n)
-{
-  if (cordon_diagnostics_len (diags) != n)
-    {
-      g_autofree char *all = dump_diags (diags);
-
-      fail_msg ("expected %u diagnostics, got:\n%s", n, all);
-    }
-}
-
-/* The first diagnostic of `severity` whose message holds `fragment`;
- * fails the test when there is none, or when it is not at
- * file:line:col. */
-static const CordonDiagnostic *
-expect_diag (const CordonDiagnostics *diags,
-             CordonSeverity severity,
-             const char *fragment,
-             const char *file,
-             guint line,
-             guint col)
-{
-  g_autofree char *all = dump_diags (diags);
-
-  for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
-    {
-      const CordonDiagnostic *d = cordon_diagnostics_get (diags, i);
-
-      if (d->severity != severity || strstr (d->message, fragment) == NULL)
-        continue;
-      if (g_strcmp0 (d->loc.file, file) != 0 || d->loc.line != line || d->loc.col != col)
-        fail_msg ("'%s' is at %s:%u:%u, expected %s:%u:%u; all:\n%s", fragment,
-                  d->loc.file, d->loc.line, d->loc.col, file, line, col, all);
-      return d;
-    }
-  fail_msg ("no %s containing '%s'; all:\n%s",
-            severity == CORDON_SEVERITY_ERROR ? "error" : "warning", fragment, all);
-  return NULL;
 }
 
 static const CordonDiagnostic *
@@ -161,65 +106,6 @@ policy_of_size (gsize n)
     }
   g_assert (s->len == n);
   return g_string_free (s, FALSE);
-}
-
-/* In-memory resolver: ref -> text; the display name is mem/REF.policy.
- * It also records the from_file of every call, to check what the loader
- * tells a resolver. */
-typedef struct
-{
-  GHashTable *texts;
-  GPtrArray *calls;   /* "ref<from_file" */
-} MemStore;
-
-static MemStore *
-store_new (void)
-{
-  MemStore *store = g_new0 (MemStore, 1);
-
-  store->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  store->calls = g_ptr_array_new_with_free_func (g_free);
-  return store;
-}
-
-static void
-store_free (MemStore *store)
-{
-  g_hash_table_unref (store->texts);
-  g_ptr_array_unref (store->calls);
-  g_free (store);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (MemStore, store_free)
-
-static void
-store_add (MemStore *store,
-           const char *name,
-           const char *text)
-{
-  g_hash_table_insert (store->texts, g_strdup (name), g_strdup (text));
-}
-
-static gboolean
-mem_resolve (gpointer user_data,
-             const char *ref,
-             const char *from_file,
-             char **out_file,
-             char **out_text,
-             GError **error)
-{
-  MemStore *store = user_data;
-  const char *text = g_hash_table_lookup (store->texts, ref);
-
-  g_ptr_array_add (store->calls, g_strdup_printf ("%s<%s", ref, from_file ? from_file : "(top)"));
-  if (text == NULL)
-    {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND, "no policy named '%s'", ref);
-      return FALSE;
-    }
-  *out_file = g_strdup_printf ("mem/%s.policy", ref);
-  *out_text = g_strdup (text);
-  return TRUE;
 }
 
 static CordonPolicy *

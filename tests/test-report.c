@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cordon-error.h"
+#include "mem-store.h"
 #include "policy-parse.h"
 #include "report.h"
 
@@ -595,58 +596,6 @@ test_report_writes_null_message_for_a_failure_without_one (void **state)
 }
 
 /* --- policy hash -------------------------------------------------------- */
-
-typedef struct
-{
-  GHashTable *texts;
-} MemStore;
-
-static MemStore *
-store_new (void)
-{
-  MemStore *store = g_new0 (MemStore, 1);
-
-  store->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  return store;
-}
-
-static void
-store_free (MemStore *store)
-{
-  g_hash_table_unref (store->texts);
-  g_free (store);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (MemStore, store_free)
-
-static void
-store_add (MemStore *store,
-           const char *name,
-           const char *text)
-{
-  g_hash_table_insert (store->texts, g_strdup (name), g_strdup (text));
-}
-
-static gboolean
-mem_resolve (gpointer user_data,
-             const char *ref,
-             const char *from_file,
-             char **out_file,
-             char **out_text,
-             GError **error)
-{
-  MemStore *store = user_data;
-  const char *text = g_hash_table_lookup (store->texts, ref);
-
-  if (text == NULL)
-    {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND, "no policy named '%s'", ref);
-      return FALSE;
-    }
-  *out_file = g_strdup_printf ("mem/%s.policy", ref);
-  *out_text = g_strdup (text);
-  return TRUE;
-}
 
 /* The hash of policy "top", which includes "base", from `base_text`. */
 static char *
