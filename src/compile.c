@@ -701,6 +701,33 @@ add_masks (Compiler *c,
  * directory that is absent, or reached through a symlink, below a
  * writable bind cannot be held so: the plan records it, and the run is
  * refused (plan->unprotected_dir). */
+/* Mounts added after the step's own would hide the deeper ones below
+ * them (invariant 6: a read-only bind of ~/.config/git under the new bind
+ * of ~/.config): each mount of the step below `top`, but not below the
+ * protected `dir`, is made again after them, in its order. */
+static void
+remount_below (Compiler *c,
+               const char *top,
+               const char *dir,
+               guint before)
+{
+  for (guint i = 0; i < before; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (c->plan->ops, i);
+      CordonOp *copy;
+
+      if ((op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_RO_BIND && op->kind != CORDON_OP_TMPFS)
+          || !cordon_path_is_ancestor (top, op->dest, FALSE) || cordon_path_is_ancestor (dir, op->dest, TRUE))
+        continue;
+      copy = g_new0 (CordonOp, 1);
+      *copy = *op;
+      copy->src = g_strdup (op->src);
+      copy->dest = g_strdup (op->dest);
+      copy->why = g_strdup (op->why);
+      g_ptr_array_add (c->plan->ops, copy);
+    }
+}
+
 static void
 protect_dir (Compiler *c,
              const char *dir)
@@ -708,6 +735,7 @@ protect_dir (Compiler *c,
   const CordonOp *cover = covering_mount (c, dir);
   g_autoptr(GPtrArray) between = g_ptr_array_new_with_free_func (g_free);
   const char *hole = NULL;
+  guint before;
 
   if (cover == NULL || cover->kind != CORDON_OP_BIND)
     return;
@@ -736,6 +764,7 @@ protect_dir (Compiler *c,
         c->plan->unprotected_dir = g_strdup (dir);
       return;
     }
+  before = c->plan->ops->len;
   for (guint i = 0; i < between->len; i++)
     {
       const char *p = g_ptr_array_index (between, i);
@@ -745,6 +774,7 @@ protect_dir (Compiler *c,
     }
   cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, dir, dir, NULL,
                       "cordon's own directory, read-only under a writable bind");
+  remount_below (c, between->len > 0 ? g_ptr_array_index (between, 0) : dir, dir, before);
 }
 
 /* Each directory as cordon names it and, where a symlink above it makes
