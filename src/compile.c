@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "caps.h"
 #include "env-filter.h"
+#include "identity.h"
 #include "path-util.h"
 #include "policy-vars.h"
 #include "sockets.h"
@@ -174,6 +175,22 @@ is_minimal_root (const Compiler *c)
   return cordon_policy_get_num (c->policy, CORDON_KEY_FS_ROOT) == CORDON_ROOT_MINIMAL;
 }
 
+/* The kernel's settings check the writer's uid against the host's root,
+ * not a capability: a sandbox that is uid 0 on the host could set
+ * kernel.core_pattern to a program in the workdir, run as root at the
+ * next crash. bwrap's --proc leaves /proc/sys writable, so it is bound
+ * read-only over itself, in every sandbox. (A sandbox inside this one
+ * cannot then mount a /proc of its own: the kernel refuses a procfs that
+ * would show what a mount hides. Its policy falls back to host-ro.) */
+static void
+add_proc_sys (Compiler *c,
+              const CordonItem *mode)
+{
+  cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, "/proc/sys", "/proc/sys", mode,
+                      "kernel settings read-only: /proc/sys checks uids, not "
+                      "capabilities")->key = CORDON_KEY_PROC_MODE;
+}
+
 static void
 add_proc_dev (Compiler *c)
 {
@@ -182,8 +199,11 @@ add_proc_dev (Compiler *c)
   c->plan->proc_mode = (CordonProcMode) cordon_policy_get_num (c->policy, CORDON_KEY_PROC_MODE);
   c->plan->proc_fallback = (CordonProcFallback) cordon_policy_get_num (c->policy, CORDON_KEY_PROC_FALLBACK);
   if (c->plan->proc_mode == CORDON_PROC_PRIVATE)
-    cordon_plan_add_op (c->plan, CORDON_OP_PROC, NULL, "/proc", mode,
-                        "private /proc: only the sandbox's processes")->key = CORDON_KEY_PROC_MODE;
+    {
+      cordon_plan_add_op (c->plan, CORDON_OP_PROC, NULL, "/proc", mode,
+                          "private /proc: only the sandbox's processes")->key = CORDON_KEY_PROC_MODE;
+      add_proc_sys (c, mode);
+    }
   else if (c->plan->proc_mode == CORDON_PROC_HOST_RO)
     cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, "/proc", "/proc", mode,
                         "degraded: the host /proc, read-only");
@@ -371,28 +391,11 @@ add_mounts (Compiler *c,
   return TRUE;
 }
 
-/* The mount that decides what the sandbox sees at `path`: the deepest
- * root, tmpfs or bind at or above it. NULL when nothing covers it (a
- * minimal root outside its few binds). */
 static const CordonOp *
 covering_mount (const Compiler *c,
                 const char *path)
 {
-  const CordonOp *best = NULL;
-
-  for (guint i = 0; i < c->plan->ops->len; i++)
-    {
-      const CordonOp *op = g_ptr_array_index (c->plan->ops, i);
-
-      if (op->kind != CORDON_OP_TMPFS && op->kind != CORDON_OP_RO_BIND
-          && op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_PROC
-          && op->kind != CORDON_OP_DEV && op->kind != CORDON_OP_MASK_DIR)
-        continue;
-      if (cordon_path_is_ancestor (op->dest, path, TRUE)
-          && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))
-        best = op;
-    }
-  return best;
+  return cordon_plan_cover (c->plan, path, NULL);
 }
 
 /* One mask op at `path`, unless the sandbox cannot see it anyway. */
@@ -1006,7 +1009,7 @@ cordon_compile (const CordonPolicy *policy,
     return NULL;
   add_protected_dirs (&c);
   if (!add_masks (&c, error) || !add_chdir (&c, error)
-      || !add_environment (&c, error))
+      || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error))
     return NULL;
   plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
   plan->seccomp = (CordonSeccompProfile) cordon_policy_get_num (policy, CORDON_KEY_SECCOMP_PROFILE);

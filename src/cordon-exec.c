@@ -64,6 +64,33 @@ read_all (int fd)
   return buf;
 }
 
+/* After execvp failed with EACCES on a bare name: whether a file of that
+ * name exists in a PATH directory (found, not executable: 126) or the
+ * EACCES only came from a directory on PATH the sandbox may not search
+ * (a home that is not its own: not found, 127, as a shell says). */
+static int
+found_on_path (const char *name)
+{
+  const char *path = getenv ("PATH");
+  char candidate[4096];
+  struct stat st;
+
+  if (strchr (name, '/') != NULL)
+    return 1;
+  for (const char *p = path != NULL ? path : "/bin:/usr/bin"; ; p++)
+    {
+      const char *end = strchrnul (p, ':');
+      int len = (int) (end - p);
+
+      snprintf (candidate, sizeof candidate, "%.*s%s%s", len, p, len > 0 ? "/" : "", name);
+      if (stat (candidate, &st) == 0)
+        return 1;
+      if (*end == '\0')
+        return 0;
+      p = end;
+    }
+}
+
 /* FALSE (after reporting) when the sandbox is not what was promised. */
 static int
 verify (int status_fd,
@@ -135,6 +162,8 @@ main (int argc,
   cordon_exec_write (status_fd, "R\n");
   execvp (argv[first], argv + first);
   saved = errno;
+  if (saved == EACCES && !found_on_path (argv[first]))
+    saved = ENOENT;
   snprintf (buf, sizeof buf, "E%d\n", saved);
   cordon_exec_write (status_fd, buf);
   return saved == ENOENT || saved == ENOTDIR ? 127 : 126;

@@ -2,7 +2,7 @@
 /* cordon-keeper: bwrap's parent, so that a SIGKILL of cordon cannot
  * strand a half-made sandbox.
  *
- *   cordon-keeper LIFE_FD PGID kill|leave BWRAP [BWRAP-ARG...]
+ *   cordon-keeper LIFE_FD PGID kill|leave [--stage FD] BWRAP [BWRAP-ARG...]
  *
  * With --die-with-parent, bwrap's outer process dies with its parent; but
  * if that happens between its clone() and the write that releases the
@@ -28,21 +28,34 @@
  * (bwrap could not be started) on LIFE_FD, and ends as bwrap ended, with
  * its exit code or by its signal, so cordon reads bwrap's status as its
  * own child's. It ignores the signals a terminal sends, which are
- * cordon's to forward. Plain libc, static where the toolchain can be. */
+ * cordon's to forward.
+ *
+ * With --stage (a root caller's sandbox, run as another user: see
+ * src/identity.c), FD is a sealed memfd of instructions (src/stage.h) and
+ * the detached mount trees they name follow it, at FD+1 on. Before bwrap
+ * starts, the keeper makes a mount namespace of its own (nothing of it
+ * propagates to the host), lays the shadows, attaches the trees, and
+ * becomes the host user, for good: bwrap and the keeper itself then run
+ * as that user, with no supplementary group. Plain libc, static where the
+ * toolchain can be. */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -228,36 +241,253 @@ spawn_bwrap (char **argv,
   return rc == 0 ? pid : -1;
 }
 
+/* --- the stage: see src/stage.h ---------------------------------------- */
+
+#define MAX_STAGE_LINES 256
+
+/* -1, with errno kept, once the reason is on stderr. */
+static int
+stage_fail (const char *what,
+            const char *path)
+{
+  int saved = errno;
+
+  fprintf (stderr, "cordon-keeper: %s %s: %s\n", what, path, strerror (saved));
+  errno = saved;
+  return -1;
+}
+
+/* Paths come %XX-encoded for '%', tab and newline. */
+static void
+decode (char *s)
+{
+  char *out = s;
+
+  for (char *p = s; *p != '\0'; p++)
+    {
+      if (p[0] == '%' && p[1] != '\0' && p[2] != '\0')
+        {
+          char hex[3] = { p[1], p[2], '\0' };
+
+          *out++ = (char) strtol (hex, NULL, 16);
+          p += 2;
+        }
+      else
+        *out++ = *p;
+    }
+  *out = '\0';
+}
+
+static int
+below (const char *dir,
+       const char *path)
+{
+  size_t n = strlen (dir);
+
+  return strncmp (dir, path, n) == 0 && path[n] == '/';
+}
+
+/* The mount point of a tree inside a shadow (an empty tmpfs of ours):
+ * its parents, 0711, then the point itself. Nowhere else is anything
+ * made: outside a shadow the point is the path the tree was cut from. */
+static int
+make_point (char *path,
+            int is_file,
+            char **shadows,
+            size_t n_shadows)
+{
+  struct stat st;
+  int inside = 0;
+
+  if (lstat (path, &st) == 0)
+    return 0;
+  for (size_t i = 0; i < n_shadows; i++)
+    inside = inside || below (shadows[i], path);
+  if (!inside)
+    return -1;
+  for (char *slash = strchr (path + 1, '/'); slash != NULL; slash = strchr (slash + 1, '/'))
+    {
+      *slash = '\0';
+      if (mkdir (path, 0711) != 0 && errno != EEXIST)
+        {
+          *slash = '/';
+          return -1;
+        }
+      *slash = '/';
+    }
+  if (is_file)
+    {
+      int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0400);
+
+      if (fd < 0)
+        return -1;
+      close (fd);
+      return 0;
+    }
+  return mkdir (path, 0711);
+}
+
+static int
+read_spec (int fd,
+           char *buf,
+           size_t size)
+{
+  size_t len = 0;
+  ssize_t n;
+
+  while (len < size - 1 && ((n = read (fd, buf + len, size - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
+    len += n > 0 ? (size_t) n : 0;
+  buf[len] = '\0';
+  return len < size - 1 ? 0 : -1;
+}
+
+/* One instruction: its words, paths decoded. */
+typedef struct
+{
+  char *f[4];
+  size_t n;
+} StageLine;
+
+static int
+split_spec (char *spec,
+            StageLine *lines,
+            size_t *out_n)
+{
+  size_t n = 0;
+
+  for (char *save = NULL, *l = strtok_r (spec, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
+    {
+      StageLine *line = &lines[n];
+
+      if (n == MAX_STAGE_LINES)
+        return errno = E2BIG, -1;
+      line->n = 0;
+      for (char *s2 = NULL, *tok = strtok_r (l, "\t", &s2); tok != NULL && line->n < 4;
+           tok = strtok_r (NULL, "\t", &s2))
+        line->f[line->n++] = tok;
+      if (line->n > 1)
+        decode (line->f[line->n - 1]);
+      n++;
+    }
+  *out_n = n;
+  return 0;
+}
+
+/* The shadows and trees, in order, then the shadows made read-only: the
+ * sandbox's user cannot add to them. */
+static int
+apply_mounts (const StageLine *lines,
+              size_t n_lines,
+              int stage_fd)
+{
+  char *shadows[MAX_STAGE_LINES];
+  size_t n_shadows = 0;
+
+  for (size_t i = 0; i < n_lines; i++)
+    {
+      const StageLine *l = &lines[i];
+
+      if (l->n == 2 && strcmp (l->f[0], "shadow") == 0)
+        {
+          if (mount ("cordon-shadow", l->f[1], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0711,size=1m") != 0)
+            return stage_fail ("cannot lay a shadow over", l->f[1]);
+          shadows[n_shadows++] = l->f[1];
+        }
+      else if (l->n == 4 && strcmp (l->f[0], "attach") == 0)
+        {
+          int tree = stage_fd + 1 + atoi (l->f[1]);
+
+          if (make_point (l->f[3], strcmp (l->f[2], "file") == 0, shadows, n_shadows) != 0
+              || move_mount (tree, "", AT_FDCWD, l->f[3], MOVE_MOUNT_F_EMPTY_PATH) != 0)
+            return stage_fail ("cannot attach", l->f[3]);
+          close (tree);
+        }
+      else if (!(l->n == 3 && strcmp (l->f[0], "ids") == 0))
+        return errno = EINVAL, stage_fail ("cannot read the instruction", l->f[0]);
+    }
+  for (size_t i = 0; i < n_shadows; i++)
+    if (mount (NULL, shadows[i], NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+               NULL) != 0)
+      return stage_fail ("cannot make read-only the shadow over", shadows[i]);
+  return 0;
+}
+
+/* For good: no way back to root, no group of root's. */
+static int
+become (const StageLine *l)
+{
+  uid_t uid = (uid_t) strtoul (l->f[1], NULL, 10);
+  gid_t gid = (gid_t) strtoul (l->f[2], NULL, 10);
+
+  if (uid == 0 || setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0
+      || setresuid (uid, uid, uid) != 0 || geteuid () != uid || getegid () != gid)
+    return errno = errno != 0 ? errno : EPERM, stage_fail ("cannot become the sandbox's host user, uid", l->f[1]);
+  return 0;
+}
+
+/* 0 once every instruction is done and the keeper is the host user;
+ * else -1 with errno, and why on stderr. */
+static int
+stage (int stage_fd)
+{
+  static char spec[1 << 16];
+  static StageLine lines[MAX_STAGE_LINES];
+  size_t n_lines = 0;
+  int mounts = 0;
+
+  if (read_spec (stage_fd, spec, sizeof spec) != 0 || split_spec (spec, lines, &n_lines) != 0)
+    return errno = E2BIG, stage_fail ("cannot read", "the stage");
+  close (stage_fd);
+  for (size_t i = 0; i < n_lines; i++)
+    mounts = mounts || strcmp (lines[i].f[0], "ids") != 0;
+  /* A mount namespace of the keeper's own, receiving the host's mounts
+   * but sending none back: the shadows and trees never reach the host. */
+  if (mounts && (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0))
+    return stage_fail ("cannot make a mount namespace for", "the sandbox");
+  if (apply_mounts (lines, n_lines, stage_fd) != 0)
+    return -1;
+  if (n_lines == 0 || lines[n_lines - 1].n != 3 || strcmp (lines[n_lines - 1].f[0], "ids") != 0)
+    return errno = EINVAL, stage_fail ("no identity in", "the stage");
+  return become (&lines[n_lines - 1]);
+}
+
 typedef struct
 {
   int life_fd;
   pid_t pgid;       /* bwrap's group: 0, a group of its own */
   int leave;        /* "leave": a released sandbox may outlive cordon */
+  int stage_fd;     /* --stage: the instructions, or -1 */
+  char **bwrap_argv;
   pid_t bwrap;
 } Keeper;
 
 /* FALSE (after the usage line) unless argv is LIFE_FD PGID kill|leave
- * BWRAP...; LIFE_FD is made close-on-exec. */
+ * [--stage FD] BWRAP...; LIFE_FD is made close-on-exec. */
 static int
 parse_args (int argc,
             char **argv,
             Keeper *k)
 {
-  char *end = NULL, *pgid_end = NULL;
+  char *end = NULL, *pgid_end = NULL, *stage_end = NULL;
   long life_fd = argc >= 5 ? strtol (argv[1], &end, 10) : -1;
   long pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
+  int staged = argc >= 7 && strcmp (argv[4], "--stage") == 0;
+  long stage_fd = staged ? strtol (argv[5], &stage_end, 10) : -1;
 
   if (life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
       || fcntl ((int) life_fd, F_SETFD, FD_CLOEXEC) != 0
       || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0'
-      || (strcmp (argv[3], "kill") != 0 && strcmp (argv[3], "leave") != 0))
+      || (strcmp (argv[3], "kill") != 0 && strcmp (argv[3], "leave") != 0)
+      || (staged && (stage_fd <= life_fd || stage_fd > 1024 || *stage_end != '\0')))
     {
-      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave BWRAP [BWRAP-ARG...]\n", stderr);
+      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave [--stage FD] BWRAP [BWRAP-ARG...]\n", stderr);
       return 0;
     }
   k->life_fd = (int) life_fd;
   k->pgid = (pid_t) pgid;
   k->leave = strcmp (argv[3], "leave") == 0;
+  k->stage_fd = staged ? (int) stage_fd : -1;
+  k->bwrap_argv = argv + (staged ? 6 : 4);
   return 1;
 }
 
@@ -334,7 +564,12 @@ main (int argc,
       say (k.life_fd, 'E', errno);
       return 125;
     }
-  k.bwrap = spawn_bwrap (argv + 4, k.life_fd, k.pgid, &spawn_errno);
+  if (k.stage_fd >= 0 && stage (k.stage_fd) != 0)
+    {
+      say (k.life_fd, 'S', errno != 0 ? errno : EINVAL);
+      return 125;
+    }
+  k.bwrap = spawn_bwrap (k.bwrap_argv, k.life_fd, k.pgid, &spawn_errno);
   /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
    * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
    * after this, so that none is among them.) */

@@ -141,12 +141,31 @@ check_container (GPtrArray *out)
   }
 }
 
+/* A root caller's sandbox runs as another host user by default
+ * ([identity] host-user=auto): say which, or why it cannot. */
+static void
+check_identity (GPtrArray *out,
+                const CordonDoctorRequest *request)
+{
+  if (request->uid != 0)
+    add (out, "sandbox host user", g_strdup_printf ("the caller, uid %u", (guint) request->uid), TRUE, NULL);
+  else if (request->host_user_error != NULL)
+    add (out, "sandbox host user", g_strdup (request->host_user_error), FALSE,
+         "name a dedicated unprivileged user with [identity] host-user= in the policy");
+  else
+    add (out, "sandbox host user", g_strdup_printf ("uid %u, gid %u (host-user=auto): a root caller's "
+                                                    "sandbox is not host root",
+                                                    (guint) request->host_uid, (guint) request->host_gid),
+         TRUE, NULL);
+}
+
 static void
 check_probe (GPtrArray *out,
              const CordonDoctorRequest *request)
 {
   /* The shape of the shipped policies: every namespace. */
-  CordonProbeRequest req = { request->bwrap_path, CORDON_NS_ALL, request->uid, request->cache_dir, TRUE };
+  CordonProbeRequest req = { request->bwrap_path, CORDON_NS_ALL, request->uid, request->cache_dir, TRUE,
+                             request->host_uid != request->uid, request->host_uid, request->host_gid };
   g_autoptr(GError) error = NULL;
   g_autoptr(CordonProbe) probe = cordon_probe_run (&req, &error);
 
@@ -170,6 +189,7 @@ cordon_doctor_run (const CordonDoctorRequest *request)
   check_bwrap (out, request->bwrap_path);
   check_proc (out);
   check_container (out);
+  check_identity (out, request);
   check_probe (out, request);
   return out;
 }

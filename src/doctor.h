@@ -21,6 +21,9 @@ typedef struct
   const char *bwrap_path;
   const char *cache_dir;
   uid_t uid;
+  uid_t host_uid;           /* whom a sandbox of the default policy runs as */
+  gid_t host_gid;
+  const char *host_user_error; /* why a root caller's sandbox cannot run as host_uid, or NULL */
 } CordonDoctorRequest;
 
 GPtrArray *cordon_doctor_run (const CordonDoctorRequest *request);

@@ -213,6 +213,58 @@ check_read_only (CordonChecker *ck,
   result (ck, id, 1, errno, "");
 }
 
+/* Seen as the sandbox: the path cannot be reached at all (a directory on
+ * the way that the host user may not search, or a shadow without it). */
+static void
+check_unreachable (CordonChecker *ck,
+                   const char *id,
+                   const char *path)
+{
+  struct stat st;
+
+  if (lstat (path, &st) == 0)
+    {
+      result (ck, id, 0, 0, "reachable");
+      return;
+    }
+  result (ck, id, errno == EACCES || errno == ENOENT || errno == ENOTDIR, errno,
+          errno == EACCES || errno == ENOENT || errno == ENOTDIR ? "" : "lstat failed otherwise");
+}
+
+/* The kernel's settings: /proc/sys is a read-only mount, and none of a
+ * sample of settings (core_pattern would run a program of the sandbox's
+ * as root at the next crash) opens for writing. Nothing is written: the
+ * open itself is the attempt. */
+static void
+check_proc_sys (CordonChecker *ck)
+{
+  static const char * const samples[] = {
+    "/proc/sys/kernel/core_pattern", "/proc/sys/kernel/printk_ratelimit_burst",
+    "/proc/sys/vm/drop_caches", "/proc/sys/kernel/hostname", "/proc/sys/net/ipv4/ip_forward",
+  };
+  struct statvfs vfs;
+  char detail[128];
+
+  if (statvfs ("/proc/sys", &vfs) != 0 || !(vfs.f_flag & ST_RDONLY))
+    {
+      result (ck, "proc-sys", 0, errno, "/proc/sys is not mounted read-only");
+      return;
+    }
+  for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+    {
+      int fd = open (samples[i], O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+      if (fd >= 0)
+        {
+          close (fd);
+          snprintf (detail, sizeof detail, "%s opens for writing", samples[i]);
+          result (ck, "proc-sys", 0, 0, detail);
+          return;
+        }
+    }
+  result (ck, "proc-sys", 1, 0, "");
+}
+
 static void
 check_namespace (CordonChecker *ck,
                  const char *id,
@@ -361,6 +413,10 @@ cordon_checker_run_line (CordonChecker *ck,
     check_secret_dir (ck, f[1], f[2]);
   else if (n == 3 && strcmp (f[0], "read-only") == 0)
     check_read_only (ck, f[1], f[2]);
+  else if (n == 3 && strcmp (f[0], "unreachable") == 0)
+    check_unreachable (ck, f[1], f[2]);
+  else if (n == 1 && strcmp (f[0], "proc-sys") == 0)
+    check_proc_sys (ck);
   else if (n == 4 && strcmp (f[0], "namespace") == 0)
     check_namespace (ck, f[1], f[2], f[3]);
   else if (n == 2 && strcmp (f[0], "env-allow") == 0)

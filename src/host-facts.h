@@ -35,7 +35,27 @@ typedef struct
   char *canonical;     /* mask candidates: every symlink resolved, when that differs */
   gboolean connectable;/* SOCKET: the caller may connect (write permission) */
   GPtrArray *aliases;  /* SOCKET: the same socket at other host paths (bind mounts) */
+  uid_t uid;           /* owner, group and mode (lstat), for who may search it */
+  gid_t gid;
+  guint mode;
 } CordonPathInfo;
+
+/* Whom a root caller's sandbox runs as on the host ([identity]
+ * host-user=), as this host resolves it; any other caller's runs as the
+ * caller. */
+typedef struct
+{
+  uid_t uid;
+  gid_t gid;
+  char *name;          /* the account's name, or NULL (auto's uid has none) */
+  char *error;         /* why host-user= cannot be met on this host, or NULL */
+} CordonHostIdentity;
+
+/* The uid and gid that host-user=auto gives a root caller's sandbox: no
+ * account has them (cordon refuses to run where one does), they own no
+ * file, and they lie outside the ranges systemd, Debian and useradd's
+ * subordinate ids hand out (below 100000, above the 16-bit ones). */
+#define CORDON_AUTO_HOST_UID 99999
 
 typedef struct
 {
@@ -59,6 +79,10 @@ typedef struct
   char *cache_dir;          /* cordon's probe cache, or NULL */
   char *config_dir_real;    /* the two with every symlink resolved (scan_policy), or NULL */
   char *cache_dir_real;
+  CordonHostIdentity identity;  /* resolved by scan_policy */
+  guint64 cap_eff;          /* cordon's own effective capabilities */
+  gboolean initial_userns;  /* cordon runs in the host's user namespace: its uid 0 is host root */
+  char *helper_path;        /* cordon-exec, bound into the sandbox; NULL unknown */
 } CordonHostFacts;
 
 CordonHostFacts *cordon_host_facts_new (const char *sysroot,
@@ -76,6 +100,10 @@ void cordon_host_facts_stat_mask (CordonHostFacts *facts,
 void cordon_host_facts_read_unix_sockets (CordonHostFacts *facts);
 void cordon_host_facts_glob (CordonHostFacts *facts,
                              const char *pattern);
+void cordon_host_facts_stat_ancestors (CordonHostFacts *facts,
+                                       const char *path);
+void cordon_host_facts_resolve_identity (CordonHostFacts *facts,
+                                         const CordonItem *host_user);
 extern const char * const cordon_minimal_root_entries[];
 
 void cordon_host_facts_scan_policy (CordonHostFacts *facts,

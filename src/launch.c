@@ -39,8 +39,7 @@ enum
   FD_GO = CORDON_EXEC_GO_FD, /* cordon's word to cordon-exec after the outside checks */
   FD_SECCOMP = 8,    /* --seccomp: the filter's BPF (sealed memfd) */
   FD_LIFE = 9,       /* the keeper's end of its socket to cordon; not bwrap's */
-  FD_FIRST_FREE = 10,
-  N_CHILD_FDS = FD_FIRST_FREE - FD_ARGS,
+  FD_STAGE = 10,     /* the keeper's --stage instructions, then the trees they name */
 };
 
 gboolean
@@ -155,33 +154,36 @@ sealed_memfd (GBytes *bytes,
 static gboolean
 spawn_keeper (char **argv,
               char **envp,
-              const int fds[N_CHILD_FDS],
+              const int *fds,
+              guint n_fds,
               pid_t *out_pid,
               GError **error)
 {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   sigset_t none, all;
-  int high[N_CHILD_FDS];
+  g_autofree int *high = g_new (int, n_fds);
+  guint first_free = FD_ARGS + n_fds;
   int rc = 0;
 
-  /* Above 10 first, so no dup2 below overwrites a source still needed.
-   * An absent fd (-1: no verification, no filter) is closed at its slot:
-   * whatever the caller had open there must not reach the sandbox. */
-  for (int i = 0; i < N_CHILD_FDS; i++)
+  /* Above the last slot first, so no dup2 below overwrites a source still
+   * needed. An absent fd (-1: no verification, no filter) is closed at
+   * its slot: whatever the caller had open there must not reach the
+   * sandbox. */
+  for (guint i = 0; i < n_fds; i++)
     high[i] = -1;
-  for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
-    if (fds[i] >= 0 && (high[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, FD_FIRST_FREE)) < 0)
+  for (guint i = 0; i < n_fds && rc == 0; i++)
+    if (fds[i] >= 0 && (high[i] = fcntl (fds[i], F_DUPFD_CLOEXEC, (int) first_free)) < 0)
       rc = errno;
   posix_spawn_file_actions_init (&actions);
   posix_spawnattr_init (&attr);
   sigemptyset (&none);
   sigfillset (&all);
-  for (int i = 0; i < N_CHILD_FDS && rc == 0; i++)
-    rc = high[i] >= 0 ? posix_spawn_file_actions_adddup2 (&actions, high[i], FD_ARGS + i)
-                      : posix_spawn_file_actions_addclose (&actions, FD_ARGS + i);
+  for (guint i = 0; i < n_fds && rc == 0; i++)
+    rc = high[i] >= 0 ? posix_spawn_file_actions_adddup2 (&actions, high[i], (int) (FD_ARGS + i))
+                      : posix_spawn_file_actions_addclose (&actions, (int) (FD_ARGS + i));
   if (rc == 0)
-    rc = posix_spawn_file_actions_addclosefrom_np (&actions, FD_FIRST_FREE);
+    rc = posix_spawn_file_actions_addclosefrom_np (&actions, (int) first_free);
   if (rc == 0)
     rc = posix_spawnattr_setsigmask (&attr, &none);
   if (rc == 0)
@@ -197,7 +199,7 @@ spawn_keeper (char **argv,
     rc = posix_spawn (out_pid, argv[0], &actions, &attr, argv, envp);
   posix_spawn_file_actions_destroy (&actions);
   posix_spawnattr_destroy (&attr);
-  for (int i = 0; i < N_CHILD_FDS; i++)
+  for (guint i = 0; i < n_fds; i++)
     if (high[i] >= 0)
       close (high[i]);
   if (rc != 0)
@@ -234,6 +236,10 @@ read_keeper_word (int fd,
   if (len > 1 && buf[0] == 'E' && errno == 0 && *end == '\n' && value > 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s",
                  bwrap_path, g_strerror ((int) value));
+  else if (len > 1 && buf[0] == 'S' && errno == 0 && *end == '\n' && value > 0)
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not prepare the "
+                 "sandbox's mounts or become its host user: %s (its message is above)",
+                 g_strerror ((int) value));
   else
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
                  "cordon-keeper failed before starting %s", bwrap_path);
@@ -267,6 +273,11 @@ build_argv (const CordonLaunchRequest *request)
   /* What the keeper does once cordon is gone: kill the sandbox, unless
    * the policy lets it outlive cordon ([namespaces] die-with-parent=false). */
   g_ptr_array_add (argv, g_strdup (has_op (request->plan, CORDON_OP_DIE_WITH_PARENT) ? "kill" : "leave"));
+  if (request->stage != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("--stage"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", FD_STAGE));
+    }
   g_ptr_array_add (argv, g_strdup (request->bwrap_path));
   g_ptr_array_add (argv, g_strdup ("--args"));
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_ARGS));
@@ -352,36 +363,47 @@ cordon_launch_start (const CordonLaunchRequest *request,
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
   int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, go[2] = { -1, -1 }, life[2] = { -1, -1 };
-  int memfd = sealed_memfd (option_bytes, error);
-  int specfd = -1, filterfd = -1;
+  int memfd = -1, specfd = -1, filterfd = -1, stagefd = -1;
   gboolean ok;
   pid_t pid = 0, keeper = 0;
 
   for (guint i = 0; i < request->plan->envp->len; i++)
     envp[i] = g_ptr_array_index (request->plan->envp, i);
-  if (memfd < 0)
+  if (request->stage != NULL && (stagefd = sealed_memfd (request->stage->spec, error)) < 0)
     return FALSE;
+  if ((memfd = sealed_memfd (option_bytes, error)) < 0)
+    {
+      close_fds (&stagefd, 1);
+      return FALSE;
+    }
   if (request->verify_spec != NULL
       && ((specfd = sealed_memfd (request->verify_spec, error)) < 0 || pipe2 (go, O_CLOEXEC) != 0))
     {
       if (specfd >= 0)
         g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
-      close_fds ((int[]) { memfd, specfd }, 2);
+      close_fds ((int[]) { memfd, specfd, stagefd }, 3);
       return FALSE;
     }
   if (request->plan->seccomp != CORDON_SECCOMP_NONE && (filterfd = cordon_seccomp_memfd (request->plan, error)) < 0)
     {
-      close_fds ((int[]) { memfd, specfd, go[0], go[1] }, 4);
+      close_fds ((int[]) { memfd, specfd, go[0], go[1], stagefd }, 5);
       return FALSE;
     }
   if (!open_channels (json, ready, life, error))
     {
-      close_fds ((int[]) { memfd, specfd, filterfd, go[0], go[1] }, 5);
+      close_fds ((int[]) { memfd, specfd, filterfd, go[0], go[1], stagefd }, 6);
       return FALSE;
     }
-  ok = spawn_keeper (argv, envp, (const int[]) { memfd, json[1], ready[1], specfd, go[0], filterfd, life[1] },
-                     &keeper, error);
-  close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0], life[1] }, 7);
+  {
+    g_autoptr(GArray) fds = g_array_new (FALSE, FALSE, sizeof (int));
+    const int fixed[] = { memfd, json[1], ready[1], specfd, go[0], filterfd, life[1], stagefd };
+
+    g_array_append_vals (fds, fixed, stagefd >= 0 ? G_N_ELEMENTS (fixed) : G_N_ELEMENTS (fixed) - 1);
+    if (stagefd >= 0)
+      g_array_append_vals (fds, request->stage->fds->data, request->stage->fds->len);
+    ok = spawn_keeper (argv, envp, (const int *) fds->data, fds->len, &keeper, error);
+  }
+  close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0], life[1], stagefd }, 8);
   if (ok && !read_keeper_word (life[0], request->bwrap_path, &pid, error))
     {
       while (waitpid (keeper, NULL, 0) < 0 && errno == EINTR)

@@ -12,6 +12,7 @@
 
 #include "bwrap-argv.h"
 #include "plan.h"
+#include "stage.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,7 @@ typedef struct
   const char * const *command;
   GBytes *verify_spec;                /* NULL: run without verification */
   gboolean disable_userns;            /* add --disable-userns (bwrap takes it) */
+  const CordonStageSet *stage;        /* the keeper's --stage, for a plan that switches identity */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,

@@ -189,6 +189,9 @@ compile_policy (const char *ref,
   out->facts = cordon_host_facts_new ("", (const char * const *) environ, workdir, &error);
   if (out->facts != NULL)
     {
+      /* Where the helper is decides what a root caller's sandbox needs
+       * staged (see identity.c); a missing one is run's error, not ours. */
+      out->facts->helper_path = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", NULL);
       cordon_host_facts_scan_policy (out->facts, out->policy);
       out->plan = cordon_compile (out->policy, out->facts, &error);
     }
@@ -615,7 +618,8 @@ run_probe (Run *run,
 {
   g_autoptr(GError) error = NULL;
   CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
-                             run->facts->cache_dir, reprobe };
+                             run->facts->cache_dir, reprobe, run->plan->switch_identity,
+                             run->plan->host_uid, run->plan->host_gid };
   gint64 t0 = g_get_monotonic_time ();
 
   if (run->plan->proc_mode != CORDON_PROC_PRIVATE)
@@ -725,7 +729,8 @@ run_result (Run *run,
       /* bwrap's own hint often names the wrong cause: cordon's checks of
        * the host, as the probe makes them, say which it is. */
       CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
-                                 NULL, FALSE };
+                                 NULL, FALSE, run->plan->switch_identity, run->plan->host_uid,
+                                 run->plan->host_gid };
       CordonProbeResult cause = cordon_probe_classify (&req, TRUE);
 
       if (cause != CORDON_PROBE_NAMESPACES_FAILED)
@@ -750,7 +755,8 @@ run_launch (Run *run,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) spec = NULL;
   CordonLaunchRequest req = { run->facts->bwrap_path, run->helper, run->keeper, run->plan, run->argv,
-                              (const char * const *) o->command, NULL, FALSE };
+                              (const char * const *) o->command, NULL, FALSE, NULL };
+  g_auto(CordonStageSet) stage = { NULL, NULL };
   CordonSuperviseOptions sup = { timeout_ms, kill_after_ms,
                                  (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, o->verify_only };
   CordonLaunch launch = { .pid = -1, .keeper_pid = -1, .life_fd = -1,
@@ -770,6 +776,14 @@ run_launch (Run *run,
       spec = cordon_verify_get_spec (run->verify);
       req.verify_spec = spec;
       sup.verify = run->verify;
+    }
+  /* The trees the keeper attaches are cut now, before anything of the
+   * sandbox runs; a path that cannot be is the host's refusal. */
+  if (run->plan->switch_identity)
+    {
+      if (!cordon_stage_open (run->plan, &stage, &error))
+        return run_fail (run, "host", error->message);
+      req.stage = &stage;
     }
   /* Invariant 3: cordon's own /proc entries (environ, fds, memory) stay
    * unreadable to anything running as the same user, the sandbox too. */
@@ -818,6 +832,12 @@ run_name_degradations (Run *run)
     degrade (run, "the sandbox may outlive cordon (die-with-parent=false)");
   if (g_getenv ("CORDON_EXEC_HELPER") != NULL)
     degrade (run, "exec helper taken from CORDON_EXEC_HELPER");
+  if (g_getenv ("CORDON_KEEPER_HELPER") != NULL)
+    degrade (run, "keeper taken from CORDON_KEEPER_HELPER");
+  /* Invariant 5: a root caller's sandbox is not host root unless the
+   * policy says so. */
+  if (run->plan->host_root)
+    degrade (run, "the sandbox runs as host root (host-user=root)");
   if (run->no_verify)
     degrade (run, "not verified (--no-verify)");
   if (run->plan->seccomp == CORDON_SECCOMP_NONE)
@@ -864,6 +884,13 @@ run_prepare (Run *run,
     (void) g_mkdir_with_parents (run->facts->config_dir, 0700);
   if (run->facts->cache_dir != NULL)
     (void) g_mkdir_with_parents (run->facts->cache_dir, 0700);
+  if ((run->helper = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", &error)) == NULL
+      || (run->keeper = cordon_launch_find_helper ("cordon-keeper", "CORDON_KEEPER_HELPER", &error)) == NULL)
+    {
+      run_fail (run, "host", error->message);
+      return FALSE;
+    }
+  run->facts->helper_path = g_strdup (run->helper);
   cordon_host_facts_scan_policy (run->facts, run->policy);
   if (!run_adapt_to_setuid_bwrap (run) || !run_compile (run))
     return FALSE;
@@ -879,11 +906,19 @@ run_prepare (Run *run,
       run_fail (run, "host", msg);
       return FALSE;
     }
-  if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error)
-      || (run->helper = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", &error)) == NULL
-      || (run->keeper = cordon_launch_find_helper ("cordon-keeper", NULL, &error)) == NULL)
+  if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error))
     {
       run_fail (run, "host", error->message);
+      return FALSE;
+    }
+  /* A setuid bwrap started by the host user would make the namespaces as
+   * root and refuse --uid 0: it cannot run a root caller's sandbox as
+   * another user. */
+  if (run->plan->switch_identity && cordon_launch_bwrap_is_setuid (run->facts->bwrap_path))
+    {
+      run_fail (run, "host", "a setuid bwrap cannot run a root caller's sandbox as another host "
+                             "user; use a bwrap without the setuid bit, or set [identity] "
+                             "host-user=root (the sandbox then runs as host root, a degradation)");
       return FALSE;
     }
   if (!run_probe (run, o->reprobe))
@@ -1060,9 +1095,13 @@ cmd_doctor (int argc,
   facts = cordon_host_facts_new ("", (const char * const *) environ, NULL, &error);
   if (facts == NULL)
     return fail ("%s", error->message);
+  cordon_host_facts_resolve_identity (facts, NULL);
   req.bwrap_path = bwrap != NULL ? bwrap : facts->bwrap_path;
   req.cache_dir = facts->cache_dir;
   req.uid = facts->uid;
+  req.host_uid = facts->identity.uid;
+  req.host_gid = facts->identity.gid;
+  req.host_user_error = facts->identity.error;
   findings = cordon_doctor_run (&req);
   for (guint i = 0; i < findings->len; i++)
     problems += !((CordonFinding *) g_ptr_array_index (findings, i))->ok;

@@ -2,6 +2,7 @@
 /* plan: construction and teardown of the compiled plan. */
 #include "config.h"
 
+#include "path-util.h"
 #include "plan.h"
 
 void
@@ -13,6 +14,25 @@ cordon_op_free (CordonOp *op)
   g_free (op->dest);
   g_free (op->why);
   g_free (op);
+}
+
+void
+cordon_stage_free (CordonStage *stage)
+{
+  if (stage == NULL)
+    return;
+  g_free (stage->path);
+  g_free (stage->why);
+  g_free (stage);
+}
+
+const char *
+cordon_stage_kind_name (CordonStageKind kind)
+{
+  static const char * const names[CORDON_STAGE_MAX] = { "shadow", "idmap", "clone" };
+
+  g_return_val_if_fail (kind < CORDON_STAGE_MAX, "?");
+  return names[kind];
 }
 
 static void
@@ -48,6 +68,8 @@ cordon_plan_new (const char *policy_name)
   plan->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
   plan->seccomp_allow = g_ptr_array_new_with_free_func (g_free);
   plan->seccomp_deny = g_ptr_array_new_with_free_func (g_free);
+  plan->stage = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_stage_free);
+  plan->unreachable = g_ptr_array_new_with_free_func (g_free);
   return plan;
 }
 
@@ -65,6 +87,8 @@ cordon_plan_free (CordonPlan *plan)
   g_ptr_array_unref (plan->abstract_sockets);
   g_ptr_array_unref (plan->seccomp_allow);
   g_ptr_array_unref (plan->seccomp_deny);
+  g_ptr_array_unref (plan->stage);
+  g_ptr_array_unref (plan->unreachable);
   g_free (plan->unprotected_dir);
   g_free (plan->workdir);
   g_free (plan);
@@ -137,9 +161,35 @@ cordon_op_kind_name (CordonOpKind kind)
 {
   static const char * const names[CORDON_OP_MAX] = {
     "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
-    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir",
+    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir", "sandbox-id",
   };
 
   g_return_val_if_fail (kind < CORDON_OP_MAX, "?");
   return names[kind];
+}
+
+/* The mount that decides what the sandbox sees at `path`: the deepest
+ * root, tmpfs or bind at or above it (`except` left out). NULL when
+ * nothing covers it (a minimal root outside its few binds). */
+const CordonOp *
+cordon_plan_cover (const CordonPlan *plan,
+                   const char *path,
+                   const CordonOp *except)
+{
+  const CordonOp *best = NULL;
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op == except
+          || (op->kind != CORDON_OP_TMPFS && op->kind != CORDON_OP_RO_BIND
+              && op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_PROC
+              && op->kind != CORDON_OP_DEV && op->kind != CORDON_OP_MASK_DIR))
+        continue;
+      if (cordon_path_is_ancestor (op->dest, path, TRUE)
+          && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))
+        best = op;
+    }
+  return best;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 #include "cordon-error.h"
 #include "policy.h"
 
@@ -27,8 +28,31 @@ typedef enum
   CORDON_OP_MASK_FILE,        /* /dev/null bound read-only over dest */
   CORDON_OP_MASK_DIR,         /* empty read-only tmpfs over dest */
   CORDON_OP_CHDIR,
+  CORDON_OP_SANDBOX_ID,       /* uid and gid 0 inside, for a root caller run as another user */
   CORDON_OP_MAX
 } CordonOpKind;
+
+/* What is made, before bwrap starts, in the mount namespace of its own
+ * that cordon-keeper makes for a root caller's sandbox run as another
+ * user (see src/identity.c): bwrap, run as that user, then finds every
+ * path it binds. */
+typedef enum
+{
+  CORDON_STAGE_SHADOW,        /* an empty read-only tmpfs over a directory the user cannot search */
+  CORDON_STAGE_IDMAP,         /* a writable path's tree, idmapped: the caller's files are the user's */
+  CORDON_STAGE_CLONE,         /* a bound path below a shadow: its tree, attached there */
+  CORDON_STAGE_MAX
+} CordonStageKind;
+
+typedef struct
+{
+  CordonStageKind kind;
+  char *path;
+  gboolean is_file;           /* IDMAP and CLONE: the path is not a directory */
+  CordonKey key;              /* the rule that needs it, or CORDON_KEY_INVALID */
+  CordonLocation rule;
+  char *why;
+} CordonStage;
 
 typedef struct
 {
@@ -77,6 +101,13 @@ typedef struct
   GPtrArray *seccomp_deny;    /* system call names refused beyond it */
   guint64 keep_caps;          /* capability bits the sandbox keeps */
   char *unprotected_dir;      /* cordon's own directory, missing under a writable bind */
+  uid_t host_uid;             /* whom the sandbox runs as on the host */
+  gid_t host_gid;
+  gboolean switch_identity;   /* a root caller's sandbox, run as host_uid rather than root */
+  gboolean host_root;         /* the sandbox runs as host root (host-user=root): a degradation */
+  CordonLocation identity_rule; /* [identity] host-user, or file NULL for its default */
+  GPtrArray *stage;           /* CordonStage, in the order they are made */
+  GPtrArray *unreachable;     /* masks left out: the host user cannot reach them (verified) */
 } CordonPlan;
 
 CordonPlan *cordon_plan_new (const char *policy_name);
@@ -87,6 +118,8 @@ CordonOp *cordon_op_new (CordonOpKind kind,
                          const CordonItem *item,
                          const char *why);
 void cordon_op_free (CordonOp *op);
+void cordon_stage_free (CordonStage *stage);
+const char *cordon_stage_kind_name (CordonStageKind kind);
 void cordon_env_decision_free (CordonEnvDecision *decision);
 CordonOp *cordon_plan_add_op (CordonPlan *plan,
                               CordonOpKind kind,
@@ -104,6 +137,9 @@ void cordon_plan_add_skip (CordonPlan *plan,
                            const char *path,
                            const char *reason);
 const char *cordon_op_kind_name (CordonOpKind kind);
+const CordonOp *cordon_plan_cover (const CordonPlan *plan,
+                                   const char *path,
+                                   const CordonOp *except);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonPlan, cordon_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonOp, cordon_op_free)

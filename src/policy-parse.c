@@ -436,6 +436,44 @@ check_bool (ParseState *st,
   return FALSE;
 }
 
+/* auto, root, a uid, or a user name as useradd(8) takes one: the number
+ * is what compile needs; a name is resolved on the host (host facts). */
+static gboolean
+check_host_user (ParseState *st,
+                 const CordonKeyInfo *info,
+                 guint line,
+                 const RawValue *raw,
+                 gint64 *out_num)
+{
+  const char *text = raw->text->str;
+  gsize len = strlen (text);
+  gboolean digits = len > 0 && len <= 10, name = len > 0 && len <= 32;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      digits = digits && g_ascii_isdigit (c);
+      name = name && (g_ascii_islower (c) || c == '_' || (i > 0 && (g_ascii_isdigit (c) || c == '-' || c == '.')));
+    }
+  if (g_str_equal (text, "auto"))
+    *out_num = CORDON_HOST_USER_AUTO;
+  else if (g_str_equal (text, "root"))
+    *out_num = CORDON_HOST_USER_ROOT;
+  else if (digits && g_ascii_strtoull (text, NULL, 10) < G_MAXUINT32)
+    *out_num = (gint64) g_ascii_strtoull (text, NULL, 10);
+  else if (name)
+    *out_num = CORDON_HOST_USER_NAMED;
+  else
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+               "[%s] %s takes auto, root, a user name or a uid, not '%s'",
+               info->section, info->name, text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Validates one value; writes its numeric meaning on success. */
 static gboolean
 check_value (ParseState *st,
@@ -495,6 +533,8 @@ check_value (ParseState *st,
                  "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", text);
         return FALSE;
       }
+    case CORDON_VALUE_HOST_USER:
+      return check_host_user (st, info, line, raw, out_num);
     case CORDON_VALUE_MAX:
     default:
       g_assert_not_reached ();

@@ -9,7 +9,7 @@
 
 const char * const cordon_policy_sections[] = {
   "policy", "environment", "filesystem", "sockets", "secrets",
-  "namespaces", "proc", "limits", "seccomp", "capabilities", NULL
+  "namespaces", "proc", "limits", "seccomp", "capabilities", "identity", NULL
 };
 
 static const char * const root_words[] = { "read-only", "minimal", NULL };
@@ -86,6 +86,9 @@ static const CordonKeyInfo key_table[CORDON_KEY_MAX] = {
         CORDON_VALUE_SYSCALL, NULL, "system calls refused beyond the profile (EPERM)"),
   LIST (CORDON_KEY_CAPS_KEEP, "capabilities", "keep",
         CORDON_VALUE_CAPABILITY, NULL, "capabilities the sandbox keeps"),
+  SCALAR (CORDON_KEY_IDENTITY_HOST_USER, "identity", "host-user",
+          CORDON_VALUE_HOST_USER, NULL, CORDON_HOST_USER_AUTO, 0,
+          "the host user a root caller's sandbox runs as"),
 };
 
 const CordonKeyInfo *

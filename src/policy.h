@@ -39,6 +39,7 @@ typedef enum
   CORDON_KEY_SECCOMP_ALLOW,
   CORDON_KEY_SECCOMP_DENY,
   CORDON_KEY_CAPS_KEEP,
+  CORDON_KEY_IDENTITY_HOST_USER,
   CORDON_KEY_MAX,
   CORDON_KEY_INVALID = -1
 } CordonKey;
@@ -58,12 +59,20 @@ typedef enum
   CORDON_VALUE_NAMESPACE,  /* list: user ipc pid net uts cgroup */
   CORDON_VALUE_SYSCALL,    /* list: a system call name libseccomp knows */
   CORDON_VALUE_CAPABILITY, /* list: a capability name libcap knows */
+  CORDON_VALUE_HOST_USER,  /* auto | root | a user name | a uid */
   CORDON_VALUE_MAX
 } CordonValueType;
 
 typedef enum { CORDON_ROOT_READ_ONLY, CORDON_ROOT_MINIMAL, CORDON_ROOT_MAX } CordonRootMode;
 typedef enum { CORDON_PROC_PRIVATE, CORDON_PROC_HOST_RO, CORDON_PROC_NONE, CORDON_PROC_MAX } CordonProcMode;
 typedef enum { CORDON_SECCOMP_DEFAULT, CORDON_SECCOMP_NONE, CORDON_SECCOMP_STRICT, CORDON_SECCOMP_MAX } CordonSeccompProfile;
+/* [identity] host-user=: the num of its item. A user name keeps its text
+ * and CORDON_HOST_USER_NAMED; a uid is its own number (never 0: that is
+ * CORDON_HOST_USER_ROOT). */
+#define CORDON_HOST_USER_AUTO  (-1)
+#define CORDON_HOST_USER_ROOT  0
+#define CORDON_HOST_USER_NAMED (-2)
+
 typedef enum { CORDON_FALLBACK_REFUSE, CORDON_FALLBACK_HOST_RO, CORDON_FALLBACK_NONE, CORDON_FALLBACK_MAX } CordonProcFallback;
 
 typedef enum

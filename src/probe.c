@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,6 +103,33 @@ cordon_probe_proc_mismatch (void)
   return NULL;
 }
 
+/* Whom bwrap runs as: the caller, or the host user of a root caller's
+ * sandbox (see identity.c), whose probe must be made as that user. */
+static uid_t
+runs_as_uid (const CordonProbeRequest *request)
+{
+  return request->switch_identity ? request->host_uid : request->uid;
+}
+
+static gid_t
+runs_as_gid (const CordonProbeRequest *request)
+{
+  return request->switch_identity ? request->host_gid : getgid ();
+}
+
+/* In a child about to exec bwrap (or to try a namespace): become the
+ * host user, for good, or die. Async-signal-safe calls only. */
+static void
+become_host_user (gpointer data)
+{
+  const CordonProbeRequest *request = data;
+
+  if (request->switch_identity
+      && (setgroups (0, NULL) != 0 || setresgid (request->host_gid, request->host_gid, request->host_gid) != 0
+          || setresuid (request->host_uid, request->host_uid, request->host_uid) != 0))
+    _exit (127);
+}
+
 static gboolean
 stat_id (const char *path,
          struct stat *out_st,
@@ -132,10 +160,11 @@ cordon_probe_cache_key (const CordonProbeRequest *request,
       || !stat_id (request->bwrap_path, &bw, error))
     return NULL;
   return g_strdup_printf ("boot=%s mntns=%lu pidns=%lu bwrap=%s dev=%lu ino=%lu mtime=%lld uid=%u "
-                          "ns=%x userns=%s/%s/%s",
+                          "as=%u:%u ns=%x userns=%s/%s/%s",
                           boot != NULL ? boot : "?", (gulong) mnt.st_ino, (gulong) pid.st_ino,
                           request->bwrap_path, (gulong) bw.st_dev, (gulong) bw.st_ino,
-                          (long long) bw.st_mtime, (guint) request->uid, request->namespaces,
+                          (long long) bw.st_mtime, (guint) request->uid, (guint) runs_as_uid (request),
+                          (guint) runs_as_gid (request), request->namespaces,
                           maxns != NULL ? maxns : "-", clone != NULL ? clone : "-", aa != NULL ? aa : "-");
 }
 
@@ -278,7 +307,7 @@ try_bwrap (const CordonProbeRequest *request,
   g_ptr_array_add (argv, NULL);
   if (!g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp,
                      G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                     NULL, NULL, NULL, NULL, &status, error))
+                     become_host_user, (gpointer) request, NULL, NULL, &status, error))
     return FALSE;
   return g_spawn_check_wait_status (status, NULL);
 }
@@ -296,7 +325,7 @@ takes_disable_userns (const CordonProbeRequest *request)
   if (!(request->namespaces & CORDON_NS_USER)
       || !g_spawn_sync (NULL, (char **) argv, (char **) envp,
                         G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                        NULL, NULL, NULL, NULL, &status, NULL))
+                        become_host_user, (gpointer) request, NULL, NULL, &status, NULL))
     return FALSE;
   return g_spawn_check_wait_status (status, NULL);
 }
@@ -313,13 +342,16 @@ sysctl_is (const char *path,
 /* unshare(CLONE_NEWUSER), tried in a child so that cordon stays where
  * it is: 0 when it works, else its errno (-1: the child did not say). */
 static int
-try_unshare_user (void)
+try_unshare_user (const CordonProbeRequest *request)
 {
   int status = 0;
   pid_t pid = fork ();
 
   if (pid == 0)
-    _exit (unshare (CLONE_NEWUSER) == 0 ? 0 : errno & 0xff);
+    {
+      become_host_user ((gpointer) request);
+      _exit (unshare (CLONE_NEWUSER) == 0 ? 0 : errno & 0xff);
+    }
   if (pid < 0)
     return -1;
   while (waitpid (pid, &status, 0) < 0)
@@ -370,11 +402,12 @@ cordon_probe_classify (const CordonProbeRequest *request,
       int err;
 
       if (sysctl_is ("/proc/sys/user/max_user_namespaces", "0")
-          || (request->uid != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
+          || (runs_as_uid (request) != 0 && sysctl_is ("/proc/sys/kernel/unprivileged_userns_clone", "0")))
         return CORDON_PROBE_USERNS_DISABLED;
-      if (request->uid != 0 && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
+      if (runs_as_uid (request) != 0
+          && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
         return CORDON_PROBE_APPARMOR;
-      err = try_unshare_user ();
+      err = try_unshare_user (request);
       seccomp = cordon_probe_self_status ("Seccomp");
       if (err == EPERM && g_strcmp0 (seccomp, "2") == 0)
         return CORDON_PROBE_SECCOMP;
@@ -383,7 +416,7 @@ cordon_probe_classify (const CordonProbeRequest *request,
       /* Since Linux 5.12, mapping uid 0 of the parent namespace into a
        * new one takes CAP_SETFCAP there: root without capabilities in a
        * user namespace (a sandbox started by root) cannot. */
-      if (err == 0 && request->uid == 0 && in_child_userns () && !has_cap_setfcap ())
+      if (err == 0 && runs_as_uid (request) == 0 && in_child_userns () && !has_cap_setfcap ())
         return CORDON_PROBE_ROOT_MAP;
     }
   if (!namespaces_only && try_bwrap (request, FALSE, NULL))

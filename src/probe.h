@@ -39,9 +39,12 @@ typedef struct
 {
   const char *bwrap_path;
   guint namespaces;          /* CordonNamespaces bits of the plan */
-  uid_t uid;
+  uid_t uid;                 /* the caller: the cache is its */
   const char *cache_dir;     /* NULL: no cache */
   gboolean refresh;          /* --reprobe */
+  gboolean switch_identity;  /* bwrap runs as host_uid/host_gid, not as the caller */
+  uid_t host_uid;
+  gid_t host_gid;
 } CordonProbeRequest;
 
 CordonProbe *cordon_probe_run (const CordonProbeRequest *request,

@@ -75,6 +75,9 @@ render_op (CordonBwrapArgv *argv,
     case CORDON_OP_CHDIR:
       cordon_bwrap_argv_add_many (argv, index, "--chdir", op->dest, NULL);
       break;
+    case CORDON_OP_SANDBOX_ID:
+      cordon_bwrap_argv_add_many (argv, index, "--uid", "0", "--gid", "0", NULL);
+      break;
     case CORDON_OP_MAX:
     default:
       g_assert_not_reached ();
@@ -228,6 +231,41 @@ explain_ops (GString *out,
     }
 }
 
+/* What cordon-keeper makes before bwrap starts, for a root caller's
+ * sandbox run as another user: not bwrap arguments, but part of what
+ * bwrap receives all the same. */
+static void
+explain_stage (GString *out,
+               const CordonPlan *plan)
+{
+  gsize width = 0;
+
+  if (plan->stage->len == 0)
+    return;
+  for (guint i = 0; i < plan->stage->len; i++)
+    width = MAX (width, strlen (((CordonStage *) g_ptr_array_index (plan->stage, i))->path));
+  g_string_append (out, "\nbefore bwrap, in cordon-keeper's own mount namespace:\n");
+  for (guint i = 0; i < plan->stage->len; i++)
+    {
+      const CordonStage *s = g_ptr_array_index (plan->stage, i);
+      g_autofree char *rule = rule_string (s->key, &s->rule);
+
+      g_string_append_printf (out, "  %-6s %-*s  %s: %s\n", cordon_stage_kind_name (s->kind),
+                              (int) width, s->path, rule, s->why);
+    }
+}
+
+/* Whom the sandbox runs as on the host. */
+static char *
+host_user_line (const CordonPlan *plan)
+{
+  if (plan->switch_identity)
+    return g_strdup_printf ("uid %u, gid %u, not root", (guint) plan->host_uid, (guint) plan->host_gid);
+  if (plan->host_root)
+    return g_strdup ("root (host-user=root: a degradation)");
+  return g_strdup_printf ("the caller, uid %u", (guint) plan->host_uid);
+}
+
 static void
 explain_skips (GString *out,
                const CordonPlan *plan)
@@ -273,6 +311,7 @@ cordon_render_explain (const CordonPlan *plan,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *timeout = plan->timeout > 0
     ? g_strdup_printf ("%" G_GUINT64_FORMAT " s", plan->timeout) : g_strdup ("none");
+  g_autofree char *host_user = host_user_line (plan);
 
   g_string_append_printf (out, "policy %s, workdir %s\n", plan->policy_name,
                           plan->workdir != NULL ? plan->workdir : "(none)");
@@ -282,7 +321,10 @@ cordon_render_explain (const CordonPlan *plan,
                           proc_mode_name (plan->proc_mode),
                           proc_fallback_name (plan->proc_fallback), timeout,
                           cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
+  g_string_truncate (out, out->len - 1);
+  g_string_append_printf (out, "host user: %s\n\n", host_user);
   explain_ops (out, plan, argv);
+  explain_stage (out, plan);
   explain_skips (out, plan);
   explain_env (out, plan);
   return g_string_free (g_steal_pointer (&out), FALSE);
@@ -364,6 +406,33 @@ json_skips (JsonBuilder *b,
 }
 
 static void
+json_identity (JsonBuilder *b,
+               const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "host_uid");
+  json_builder_add_int_value (b, plan->host_uid);
+  json_builder_set_member_name (b, "host_gid");
+  json_builder_add_int_value (b, plan->host_gid);
+  json_builder_set_member_name (b, "stage");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->stage->len; i++)
+    {
+      const CordonStage *s = g_ptr_array_index (plan->stage, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_string_value (b, cordon_stage_kind_name (s->kind));
+      json_builder_set_member_name (b, "path");
+      json_builder_add_string_value (b, s->path);
+      json_rule (b, s->key, &s->rule);
+      json_builder_set_member_name (b, "why");
+      json_builder_add_string_value (b, s->why);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
 json_env (JsonBuilder *b,
           const CordonPlan *plan)
 {
@@ -420,6 +489,7 @@ cordon_render_json (const CordonPlan *plan,
   json_strv (b, "command", command_or_default (command), NULL);
   json_env (b, plan);
   json_ops (b, plan, argv);
+  json_identity (b, plan);
   json_skips (b, plan);
   json_builder_set_member_name (b, "description");
   json_builder_add_string_value (b, plan->description);

@@ -32,6 +32,10 @@ struct _CordonVerify
   guint64 host_ns[CORDON_N_NAMESPACES];
   guint64 keep_caps;
   gboolean seccomp;         /* a filter must be in force */
+  uid_t host_uid;           /* whom the sandbox runs as on the host */
+  gid_t host_gid;
+  gboolean no_groups;       /* a root caller's sandbox, run as host_uid: no supplementary group */
+  CordonProcMode proc_mode;
 };
 
 static void
@@ -121,6 +125,49 @@ add_mask_checks (CordonVerify *v,
       if (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR)
         g_ptr_array_add (v->mask_dests, g_strdup (op->dest));
     }
+}
+
+/* What the host user cannot reach needs no mask: that it cannot is
+ * proved here. And the kernel's settings are read-only. */
+static void
+add_identity_checks (CordonVerify *v,
+                     const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->unreachable->len; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      const char *path = g_ptr_array_index (plan->unreachable, i);
+      CordonCheck *c;
+
+      spec_line (v, "unreachable", id, path);
+      c = add_check (v, id, path, "cannot be reached (the sandbox's host user may not search on the way)", NULL);
+      c->key = CORDON_KEY_IDENTITY_HOST_USER;
+      c->rule = plan->identity_rule;
+    }
+  if (plan->proc_mode != CORDON_PROC_NONE)
+    {
+      const CordonOp *proc = NULL;
+
+      for (guint i = 0; i < plan->ops->len && proc == NULL; i++)
+        {
+          const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+          if (op->kind == CORDON_OP_RO_BIND && op->key == CORDON_KEY_PROC_MODE)
+            proc = op;
+        }
+      g_string_append (v->spec, "proc-sys\n");
+      add_check (v, "proc-sys", "/proc/sys", "read-only: no kernel setting opens for writing", proc);
+      add_check (v, "outside-proc-sys", "/proc/sys", "seen from outside: mounted read-only", proc);
+    }
+  {
+    g_autofree char *expect = g_strdup_printf ("seen from outside: bwrap and the sandbox run as host "
+                                               "uid %u%s", (guint) plan->host_uid,
+                                               plan->switch_identity ? ", with no supplementary group" : "");
+    CordonCheck *c = add_check (v, "outside-identity", "", expect, NULL);
+
+    c->key = CORDON_KEY_IDENTITY_HOST_USER;
+    c->rule = plan->identity_rule;
+  }
 }
 
 static const struct
@@ -297,8 +344,13 @@ cordon_verify_new (const CordonPlan *plan,
   v->namespaces = plan->namespaces;
   v->keep_caps = plan->keep_caps;
   v->seccomp = plan->seccomp != CORDON_SECCOMP_NONE;
+  v->host_uid = plan->host_uid;
+  v->host_gid = plan->host_gid;
+  v->no_groups = plan->switch_identity;
+  v->proc_mode = plan->proc_mode;
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
+  add_identity_checks (v, plan);
   add_namespace_checks (v, plan);
   add_host_proc_checks (v, plan);
   add_environment (v, plan, facts, command);
@@ -529,6 +581,67 @@ masks_problem (CordonVerify *v,
   return NULL;
 }
 
+/* "Uid:\tR\tE\tS\tFS" (or Gid): every one of the four is `id`. */
+static gboolean
+ids_are (const char *status,
+         const char *field,
+         guint id)
+{
+  g_autofree char *needle = g_strdup_printf ("\n%s:\t%u\t%u\t%u\t%u\n", field, id, id, id, id);
+
+  return strstr (status, needle) != NULL;
+}
+
+/* The sandbox runs as the host user the plan names: bwrap, and the helper
+ * that becomes the command. A root caller's runs with no supplementary
+ * group (one of root's would open root's files by group). */
+static char *
+identity_problem (CordonVerify *v,
+                  pid_t pid)
+{
+  g_autofree char *status = proc_read (pid, "status", NULL);
+
+  if (status == NULL)
+    return g_strdup_printf ("cannot read /proc/%d/status", (int) pid);
+  if (!ids_are (status, "Uid", v->host_uid))
+    return g_strdup_printf ("process %d does not run as host uid %u", (int) pid, (guint) v->host_uid);
+  if (v->no_groups && !ids_are (status, "Gid", v->host_gid))
+    return g_strdup_printf ("process %d does not run as host gid %u", (int) pid, (guint) v->host_gid);
+  if (v->no_groups && strstr (status, "\nGroups:\t\n") == NULL && strstr (status, "\nGroups:\t \n") == NULL
+      && strstr (status, "\nGroups:\n") == NULL)
+    return g_strdup_printf ("process %d holds supplementary groups", (int) pid);
+  return NULL;
+}
+
+/* /proc/sys (or the whole of a host /proc) is a read-only mount in the
+ * sandbox's mount table. */
+static char *
+proc_sys_problem (CordonVerify *v,
+                  pid_t pid)
+{
+  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
+  const char *point = v->proc_mode == CORDON_PROC_HOST_RO ? "/proc" : "/proc/sys";
+  g_auto(GStrv) lines = NULL;
+  gboolean ro = FALSE, seen = FALSE;
+
+  if (info == NULL)
+    return g_strdup ("cannot read the sandbox's mountinfo");
+  lines = g_strsplit (info, "\n", -1);
+  /* The last mount at the point is the one on top. */
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 7);
+
+      if (g_strv_length (f) < 6 || !g_str_equal (f[4], point))
+        continue;
+      seen = TRUE;
+      ro = g_str_equal (f[5], "ro") || g_str_has_prefix (f[5], "ro,");
+    }
+  if (!seen)
+    return g_strdup_printf ("%s is not a mount point", point);
+  return ro ? NULL : g_strdup_printf ("%s is not mounted read-only", point);
+}
+
 static void
 outside_result (CordonVerify *v,
                 const char *id,
@@ -555,4 +668,10 @@ cordon_verify_outside (CordonVerify *v,
   outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
   outside_result (v, "outside-fds", fds_problem (helper));
   outside_result (v, "outside-masks", masks_problem (v, helper));
+  problem = identity_problem (v, bwrap);
+  if (problem == NULL)
+    problem = identity_problem (v, helper);
+  outside_result (v, "outside-identity", problem);
+  if (find_check (v, "outside-proc-sys") != NULL)
+    outside_result (v, "outside-proc-sys", proc_sys_problem (v, helper));
 }

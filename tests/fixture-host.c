@@ -190,6 +190,10 @@ fixture_host_new_full (uid_t uid,
   host->root = g_dir_make_tmp ("cordon-fixture-XXXXXX", &error);
   if (host->root == NULL)
     g_error ("fixture: %s", error->message);
+  /* The fixture's / as a host's is: anyone may search it (a root
+   * caller's sandbox runs as another user, who must). */
+  if (chmod (host->root, 0755) != 0)
+    g_error ("fixture: cannot chmod %s: %s", host->root, g_strerror (errno));
   build_tree (host);
   host->facts = cordon_host_facts_new (host->root, (const char * const *) env,
                                        workdir != NULL ? workdir : FIXTURE_WORKDIR,

@@ -66,6 +66,11 @@ kill_later ()
 run_lib_init ()
 {
   tmp=$(mktemp -d "/tmp/cordon-$1.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
+  # A root caller's sandbox runs as another host user ([identity]
+  # host-user=auto): what a test gives it is made reachable for that user,
+  # as a trial runner's workdir is (identity.test covers directories it
+  # cannot search).
+  chmod 755 "$tmp"
   trap run_lib_cleanup EXIT
   trap 'exit 130' HUP INT
   trap 'exit 143' TERM

@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* identity: a root caller's sandbox is not host root.
+ *
+ * Dropping capabilities is not enough for uid 0: every check that
+ * compares uids rather than capabilities still passes (the files of
+ * /proc/sys, /etc/shadow, any file of root's with mode 0600). So the
+ * sandbox of a root caller runs as another host user ([identity]
+ * host-user=, by default a dedicated uid that owns nothing): bwrap is
+ * started as that user, by cordon-keeper, and makes its namespaces like
+ * any unprivileged caller's, uid 0 inside and no capability.
+ *
+ * Two things must be ready before, in a mount namespace of the keeper's
+ * own (nothing of it is seen on the host):
+ * - each writable path is bound in idmapped: the user's writes there are
+ *   the caller's on the host (files it makes are root's), and root's
+ *   files there are the user's to change; the file system must support
+ *   idmapped mounts (Linux 5.12 and later);
+ * - bwrap, run as that user, must reach every path it binds. Where a
+ *   directory on the way cannot be searched by the user (root's 0700
+ *   home, a private mktemp -d), an empty read-only tmpfs is laid over it
+ *   (a shadow) holding only the paths below it the sandbox is given. The
+ *   user could not have searched it, so it loses nothing it could see.
+ * A mask or a tmpfs the user cannot reach anyway is left out, and the
+ * verification proves the path unreachable instead.
+ *
+ * Pure: it reads the plan, the policy and the host facts. */
+#include "config.h"
+
+#include <string.h>
+
+#include "identity.h"
+#include "path-util.h"
+
+#define CAP_BIT(n) (G_GUINT64_CONSTANT (1) << (n))
+#define CAP_SETGID_BIT CAP_BIT (6)
+#define CAP_SETUID_BIT CAP_BIT (7)
+#define CAP_SYS_ADMIN_BIT CAP_BIT (21)
+#define CAP_SETFCAP 31
+
+typedef struct
+{
+  CordonPlan *plan;
+  const CordonHostFacts *facts;
+  const CordonItem *rule;     /* [identity] host-user, NULL for its default */
+  uid_t uid;
+  gid_t gid;
+} Ctx;
+
+static void
+fail (const Ctx *x,
+      const CordonLocation *loc,
+      GError **error,
+      const char *format,
+      ...) G_GNUC_PRINTF (4, 5);
+
+static void
+fail (const Ctx *x,
+      const CordonLocation *loc,
+      GError **error,
+      const char *format,
+      ...)
+{
+  g_autofree char *msg = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  msg = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  if (loc == NULL && x->rule != NULL)
+    loc = &x->rule->loc;
+  if (loc != NULL && loc->file != NULL)
+    cordon_error_set_at (error, loc, CORDON_ERROR_HOST, "%s", msg);
+  else
+    g_set_error_literal (error, CORDON_ERROR, CORDON_ERROR_HOST, msg);
+}
+
+static const CordonStage *
+stage_at_or_above (const Ctx *x,
+                   const char *path,
+                   CordonStageKind kind)
+{
+  const CordonStage *best = NULL;
+
+  for (guint i = 0; i < x->plan->stage->len; i++)
+    {
+      const CordonStage *s = g_ptr_array_index (x->plan->stage, i);
+
+      if (s->kind == kind && cordon_path_is_ancestor (s->path, path, TRUE)
+          && (best == NULL || cordon_path_depth (s->path) > cordon_path_depth (best->path)))
+        best = s;
+    }
+  return best;
+}
+
+/* May the host user search directory `dir` on the host? Owner, group and
+ * other bits as the kernel applies them to it (no supplementary group:
+ * the keeper drops them). Below an idmapped writable path, the caller's
+ * (root's) files are the user's. Unknown paths are left to bwrap. */
+static gboolean
+may_search (const Ctx *x,
+            const char *dir,
+            guint depth)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (x->facts, dir);
+  gboolean mapped = stage_at_or_above (x, dir, CORDON_STAGE_IDMAP) != NULL;
+  uid_t owner;
+  gid_t group;
+  guint bits;
+
+  if (info == NULL || info->kind == CORDON_PATH_ABSENT)
+    return TRUE;
+  if (info->kind == CORDON_PATH_SYMLINK && info->link_target != NULL && depth < 8)
+    {
+      g_autofree char *parent = g_path_get_dirname (dir);
+      g_autofree char *target = g_canonicalize_filename (info->link_target, parent);
+
+      return may_search (x, target, depth + 1);
+    }
+  owner = mapped ? (info->uid == 0 ? x->uid : (uid_t) -1) : info->uid;
+  group = mapped ? (info->gid == 0 ? x->gid : (gid_t) -1) : info->gid;
+  bits = owner == x->uid ? info->mode >> 6 : group == x->gid ? info->mode >> 3 : info->mode;
+  return (bits & 1) != 0;
+}
+
+static char *
+describe_dir (const Ctx *x,
+              const char *dir)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (x->facts, dir);
+
+  if (info == NULL)
+    return g_strdup (dir);
+  return g_strdup_printf ("%s (mode %04o, owner uid %u)", dir, info->mode, (guint) info->uid);
+}
+
+/* "/", "/a", "/a/b" for "/a/b": every path from the root down to `path`. */
+static GPtrArray *
+prefixes (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) at = g_string_new ("");
+
+  g_ptr_array_add (out, g_strdup ("/"));
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (parts[i][0] == '\0')
+        continue;
+      g_string_append_printf (at, "/%s", parts[i]);
+      g_ptr_array_add (out, g_strdup (at->str));
+    }
+  return out;
+}
+
+/* The topmost directory above `path` that the user cannot search, or
+ * NULL. */
+static char *
+first_closed_ancestor (const Ctx *x,
+                       const char *path)
+{
+  g_autoptr(GPtrArray) way = prefixes (path);
+
+  for (guint i = 0; i + 1 < way->len; i++)
+    if (!may_search (x, g_ptr_array_index (way, i), 0))
+      return g_strdup (g_ptr_array_index (way, i));
+  return NULL;
+}
+
+static CordonStage *
+add_stage (Ctx *x,
+           CordonStageKind kind,
+           const char *path,
+           const CordonOp *op,
+           char *why)
+{
+  CordonStage *s = g_new0 (CordonStage, 1);
+  const CordonPathInfo *info = cordon_host_facts_lookup (x->facts, path);
+
+  s->kind = kind;
+  s->path = g_strdup (path);
+  s->is_file = kind != CORDON_STAGE_SHADOW && info != NULL && info->kind != CORDON_PATH_DIR;
+  s->key = op != NULL ? op->key : CORDON_KEY_INVALID;
+  if (op != NULL)
+    s->rule = op->rule;
+  s->why = why;
+  g_ptr_array_add (x->plan->stage, s);
+  return s;
+}
+
+static gboolean
+is_writable_rule (const CordonOp *op)
+{
+  return op->kind == CORDON_OP_BIND
+         && (op->key == CORDON_KEY_FS_WRITABLE || op->key == CORDON_KEY_FS_WRITABLE_TRY);
+}
+
+/* Each writable path of the policy, idmapped (one below another is
+ * reached through it, idmap and all). */
+static gboolean
+stage_writable (Ctx *x,
+                GError **error)
+{
+  for (guint i = 0; i < x->plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (x->plan->ops, i);
+      const CordonPathInfo *info;
+
+      if (!is_writable_rule (op) || stage_at_or_above (x, op->src, CORDON_STAGE_IDMAP) != NULL)
+        continue;
+      info = cordon_host_facts_lookup (x->facts, op->src);
+      if (info != NULL && info->kind == CORDON_PATH_SYMLINK)
+        {
+          fail (x, &op->rule, error, "the writable path %s is a symlink: for a sandbox run as "
+                "uid %u it is bound by its own name only (name its target)", op->src, (guint) x->uid);
+          return FALSE;
+        }
+      add_stage (x, CORDON_STAGE_IDMAP, op->src, op,
+                 g_strdup_printf ("writable for uid %u, idmapped: what it makes there is the "
+                                  "caller's on the host", (guint) x->uid));
+    }
+  return TRUE;
+}
+
+static gboolean
+add_shadow (Ctx *x,
+            const char *dir,
+            const CordonOp *op,
+            GError **error)
+{
+  g_autofree char *what = describe_dir (x, dir);
+
+  if (stage_at_or_above (x, dir, CORDON_STAGE_IDMAP) != NULL)
+    {
+      fail (x, op != NULL ? &op->rule : NULL, error,
+            "uid %u (the sandbox's host user) cannot reach %s: %s, inside a writable path, "
+            "cannot be searched by it", (guint) x->uid, op != NULL ? op->src : dir, what);
+      return FALSE;
+    }
+  if (stage_at_or_above (x, dir, CORDON_STAGE_SHADOW) != NULL)
+    return TRUE;
+  for (guint i = 0; i < x->plan->stage->len; i++)
+    {
+      const CordonStage *s = g_ptr_array_index (x->plan->stage, i);
+
+      if (s->kind == CORDON_STAGE_SHADOW && cordon_path_is_ancestor (dir, s->path, FALSE))
+        g_ptr_array_remove_index (x->plan->stage, i--);
+    }
+  add_stage (x, CORDON_STAGE_SHADOW, dir, op,
+             g_strdup_printf ("uid %u cannot search %s: an empty read-only tmpfs there holds only "
+                              "what the sandbox is given below it", (guint) x->uid, what));
+  return TRUE;
+}
+
+/* One path bwrap resolves on the host as the user: its binds' sources
+ * and the helper. */
+static gboolean
+stage_source (Ctx *x,
+              const char *src,
+              const CordonOp *op,
+              GError **error)
+{
+  g_autofree char *closed = first_closed_ancestor (x, src);
+
+  if (closed == NULL)
+    return TRUE;
+  if (!add_shadow (x, closed, op, error))
+    return FALSE;
+  if (stage_at_or_above (x, src, CORDON_STAGE_IDMAP) == NULL
+      && stage_at_or_above (x, src, CORDON_STAGE_CLONE) == NULL)
+    add_stage (x, CORDON_STAGE_CLONE, src, op,
+               g_strdup_printf ("bound below %s, which uid %u cannot search: attached in its "
+                                "shadow", closed, (guint) x->uid));
+  return TRUE;
+}
+
+static gboolean
+is_source (const CordonOp *op)
+{
+  return (op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND) && op->src != NULL;
+}
+
+static gboolean
+stage_sources (Ctx *x,
+               GError **error)
+{
+  for (guint i = 0; i < x->plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (x->plan->ops, i);
+
+      if (is_source (op) && !stage_source (x, op->src, op, error))
+        return FALSE;
+    }
+  if (x->facts->helper_path != NULL && !stage_source (x, x->facts->helper_path, NULL, error))
+    return FALSE;
+  /* A path bound as a whole cannot also be laid over by a shadow. */
+  for (guint i = 0; i < x->plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (x->plan->ops, i);
+      const CordonStage *s = is_source (op) ? stage_at_or_above (x, op->src, CORDON_STAGE_SHADOW) : NULL;
+
+      if (s != NULL && g_str_equal (s->path, op->src))
+        {
+          fail (x, &op->rule, error, "%s is bound, and paths below it too that uid %u (the "
+                "sandbox's host user) cannot reach through it: bind only those",
+                op->src, (guint) x->uid);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+typedef enum { VIEW_OPEN, VIEW_CLOSED, VIEW_MISSING } View;
+
+/* What the user meets at host path `path` in the keeper's mount
+ * namespace, shadows and all. */
+static View
+host_view (const Ctx *x,
+           const char *path)
+{
+  const CordonStage *shadow = stage_at_or_above (x, path, CORDON_STAGE_SHADOW);
+  const CordonStage *idmap = stage_at_or_above (x, path, CORDON_STAGE_IDMAP);
+  const CordonStage *clone = stage_at_or_above (x, path, CORDON_STAGE_CLONE);
+  gboolean attached = (idmap != NULL && (shadow == NULL || cordon_path_is_ancestor (shadow->path, idmap->path, TRUE)))
+                      || (clone != NULL && (shadow == NULL || cordon_path_is_ancestor (shadow->path, clone->path, TRUE)));
+
+  if (shadow != NULL && !attached)
+    {
+      /* In a shadow: only the way to what is attached there exists. */
+      for (guint i = 0; i < x->plan->stage->len; i++)
+        {
+          const CordonStage *s = g_ptr_array_index (x->plan->stage, i);
+
+          if (s->kind != CORDON_STAGE_SHADOW && cordon_path_is_ancestor (path, s->path, TRUE))
+            return VIEW_OPEN;
+        }
+      return VIEW_MISSING;
+    }
+  return may_search (x, path, 0) ? VIEW_OPEN : VIEW_CLOSED;
+}
+
+/* Where on the way to op's mount point the user stops: a directory it
+ * cannot search, or the point itself when nothing is there (a shadow).
+ * NULL when bwrap, as the user, can make the mount. */
+static char *
+blocked_at (const Ctx *x,
+            const CordonOp *op)
+{
+  g_autoptr(GPtrArray) way = prefixes (op->dest);
+
+  for (guint i = 0; i < way->len; i++)
+    {
+      const char *at = g_ptr_array_index (way, i);
+      const CordonOp *cover = cordon_plan_cover (x->plan, at, op);
+      g_autofree char *host = NULL;
+      View view;
+
+      /* Below bwrap's own mounts (tmpfs, /proc, /dev), bwrap makes the way. */
+      if (cover == NULL || (cover->kind != CORDON_OP_RO_BIND && cover->kind != CORDON_OP_BIND))
+        continue;
+      host = g_str_equal (cover->dest, "/") ? g_strdup (at)
+             : g_strconcat (cover->src, at + strlen (cover->dest), NULL);
+      view = host_view (x, host);
+      if (view == VIEW_MISSING || (i + 1 < way->len && view == VIEW_CLOSED))
+        return g_steal_pointer (&host);
+    }
+  return NULL;
+}
+
+static gboolean
+prune_one (Ctx *x,
+           guint index,
+           GError **error)
+{
+  CordonOp *op = g_ptr_array_index (x->plan->ops, index);
+  g_autofree char *at = NULL;
+  g_autofree char *what = NULL;
+  g_autofree char *reason = NULL;
+
+  if (op->kind != CORDON_OP_MASK_FILE && op->kind != CORDON_OP_MASK_DIR && op->kind != CORDON_OP_TMPFS
+      && op->kind != CORDON_OP_CHDIR && !is_source (op))
+    return TRUE;
+  if ((at = blocked_at (x, op)) == NULL)
+    return TRUE;
+  what = describe_dir (x, at);
+  if (op->kind == CORDON_OP_CHDIR || is_source (op))
+    {
+      fail (x, &op->rule, error, "uid %u (the sandbox's host user) cannot reach %s: %s cannot "
+            "be searched by it", (guint) x->uid, op->dest, what);
+      return FALSE;
+    }
+  reason = g_strdup_printf ("uid %u, the sandbox's host user, cannot reach it (%s): no %s needed",
+                            (guint) x->uid, what, op->kind == CORDON_OP_TMPFS ? "tmpfs" : "mask");
+  cordon_plan_add_skip_at (x->plan, op->key, &op->rule, op->dest, reason);
+  if (op->kind != CORDON_OP_TMPFS)
+    g_ptr_array_add (x->plan->unreachable, g_strdup (op->dest));
+  g_ptr_array_remove_index (x->plan->ops, index);
+  return TRUE;
+}
+
+static gboolean
+prune_unreachable (Ctx *x,
+                   GError **error)
+{
+  for (guint i = x->plan->ops->len; i-- > 0;)
+    if (!prune_one (x, i, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* The user namespace bwrap makes as the user (it cannot do without one),
+ * and uid 0 inside, as a root caller's sandbox always had. */
+static void
+add_identity_ops (Ctx *x)
+{
+  guint at = 0;
+  CordonOp *op;
+
+  if (!(x->plan->namespaces & CORDON_NS_USER))
+    {
+      op = cordon_op_new (CORDON_OP_UNSHARE, NULL, NULL, NULL,
+                          "bwrap, run as another user than root, makes a user namespace");
+      op->ns = CORDON_NS_USER;
+      op->key = CORDON_KEY_IDENTITY_HOST_USER;
+      if (x->rule != NULL)
+        op->rule = x->rule->loc;
+      g_ptr_array_insert (x->plan->ops, 0, op);
+      x->plan->namespaces |= CORDON_NS_USER;
+    }
+  for (guint i = 0; i < x->plan->ops->len; i++)
+    if (((CordonOp *) g_ptr_array_index (x->plan->ops, i))->kind == CORDON_OP_UNSHARE)
+      at = i + 1;
+  op = cordon_op_new (CORDON_OP_SANDBOX_ID, NULL, NULL, x->rule, NULL);
+  op->key = CORDON_KEY_IDENTITY_HOST_USER;
+  op->why = g_strdup_printf ("uid 0 without capabilities inside; uid %u, gid %u on the host",
+                             (guint) x->uid, (guint) x->gid);
+  g_ptr_array_insert (x->plan->ops, (gint) at, op);
+}
+
+static gboolean
+check_caps (Ctx *x,
+            guint64 need,
+            GError **error)
+{
+  if ((x->facts->cap_eff & need) == need)
+    return TRUE;
+  fail (x, NULL, error, "cordon runs as uid 0 without %s (a container's root, or a sandbox's): it "
+        "cannot run the sandbox as uid %u; grant them, run cordon as an ordinary user, or set "
+        "[identity] host-user=root (the sandbox then runs as host root, a degradation)",
+        need & CAP_SYS_ADMIN_BIT ? "CAP_SYS_ADMIN, CAP_SETUID and CAP_SETGID" : "CAP_SETUID and CAP_SETGID",
+        (guint) x->uid);
+  return FALSE;
+}
+
+/* A file capability set through an idmapped writable path would be
+ * stored as root's on the host: any user who runs the file later gets
+ * the capability (the way around the set-ID filter). */
+static gboolean
+refuse_setfcap (Ctx *x,
+                const CordonPolicy *policy,
+                GError **error)
+{
+  GPtrArray *keep = cordon_policy_get_list (policy, CORDON_KEY_CAPS_KEEP);
+
+  for (guint i = 0; i < keep->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (keep, i);
+
+      if (it->num == CAP_SETFCAP)
+        for (guint j = 0; j < x->plan->stage->len; j++)
+          if (((CordonStage *) g_ptr_array_index (x->plan->stage, j))->kind == CORDON_STAGE_IDMAP)
+            {
+              fail (x, &it->loc, error, "keep=%s cannot be given to a sandbox run as uid %u with "
+                    "a writable path: a file capability it set there would be root's on the "
+                    "host", it->text, (guint) x->uid);
+              return FALSE;
+            }
+    }
+  return TRUE;
+}
+
+static int
+compare_stages (gconstpointer a,
+                gconstpointer b)
+{
+  const CordonStage *x = *(const CordonStage * const *) a;
+  const CordonStage *y = *(const CordonStage * const *) b;
+
+  if ((x->kind == CORDON_STAGE_SHADOW) != (y->kind == CORDON_STAGE_SHADOW))
+    return x->kind == CORDON_STAGE_SHADOW ? -1 : 1;
+  return cordon_path_compare_by_depth (x->path, y->path);
+}
+
+gboolean
+cordon_identity_compile (CordonPlan *plan,
+                         const CordonPolicy *policy,
+                         const CordonHostFacts *facts,
+                         GError **error)
+{
+  Ctx x = { plan, facts, cordon_policy_get (policy, CORDON_KEY_IDENTITY_HOST_USER),
+            facts->identity.uid, facts->identity.gid };
+
+  plan->host_uid = facts->identity.uid;
+  plan->host_gid = facts->identity.gid;
+  if (x.rule != NULL)
+    plan->identity_rule = x.rule->loc;
+  if (facts->uid != 0)
+    return TRUE;
+  if (facts->identity.error != NULL)
+    {
+      fail (&x, NULL, error, "[identity] host-user=%s: %s", x.rule != NULL ? x.rule->text : "auto",
+            facts->identity.error);
+      return FALSE;
+    }
+  if (facts->identity.uid == 0)
+    {
+      plan->host_root = facts->initial_userns;
+      return TRUE;
+    }
+  plan->switch_identity = TRUE;
+  if (!check_caps (&x, CAP_SETUID_BIT | CAP_SETGID_BIT, error))
+    return FALSE;
+  add_identity_ops (&x);
+  if (!stage_writable (&x, error) || !refuse_setfcap (&x, policy, error)
+      || !stage_sources (&x, error) || !prune_unreachable (&x, error))
+    return FALSE;
+  g_ptr_array_sort (plan->stage, compare_stages);
+  return plan->stage->len == 0 || check_caps (&x, CAP_SYS_ADMIN_BIT | CAP_SETUID_BIT | CAP_SETGID_BIT, error);
+}

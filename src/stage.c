@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* stage: each tree the plan's stage names is cut here, as a detached
+ * mount (open_tree), while nothing of the sandbox runs yet, and handed to
+ * cordon-keeper as an fd: what the keeper attaches is what was checked
+ * now, whatever a path resolves to later. A writable path's tree is
+ * idmapped to a user namespace that maps the caller (root) to the host
+ * user, made for the purpose by a child that exits at once: the kernel
+ * keeps the mapping with the mount. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "stage.h"
+
+void
+cordon_stage_set_clear (CordonStageSet *set)
+{
+  g_clear_pointer (&set->spec, g_bytes_unref);
+  for (guint i = 0; set->fds != NULL && i < set->fds->len; i++)
+    close (g_array_index (set->fds, int, i));
+  g_clear_pointer (&set->fds, g_array_unref);
+}
+
+static gboolean
+write_map (pid_t pid,
+           const char *file,
+           guint id,
+           GError **error)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, file);
+  g_autofree char *line = g_strdup_printf ("0 %u 1\n", id);
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  gboolean ok = fd >= 0 && write (fd, line, strlen (line)) == (ssize_t) strlen (line);
+  int saved = errno;
+
+  if (fd >= 0)
+    close (fd);
+  if (!ok)
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write %s: %s", path, g_strerror (saved));
+  return ok;
+}
+
+/* A user namespace mapping uid and gid 0 (the caller's files) to `uid`
+ * and `gid` (the host user's): an idmapped mount of it shows root's
+ * files as the user's and stores the user's as root's. */
+static int
+idmap_userns (uid_t uid,
+              gid_t gid,
+              GError **error)
+{
+  int sv[2];
+  pid_t pid;
+  char byte = 0;
+  int fd = -1;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "socketpair: %s", g_strerror (errno));
+      return -1;
+    }
+  if ((pid = fork ()) == 0)
+    {
+      /* Only async-signal-safe calls: make the namespace, say so, wait
+       * until the parent has what it needs. */
+      close (sv[0]);
+      byte = unshare (CLONE_NEWUSER) == 0 ? 'U' : 'E';
+      if (write (sv[1], &byte, 1) == 1)
+        (void) read (sv[1], &byte, 1);
+      _exit (0);
+    }
+  close (sv[1]);
+  if (pid < 0 || read (sv[0], &byte, 1) != 1 || byte != 'U')
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot make a user namespace for the "
+                 "idmapped mounts: %s", pid < 0 ? g_strerror (errno) : "the child failed");
+  else if (write_map (pid, "uid_map", uid, error) && write_map (pid, "gid_map", gid, error))
+    {
+      g_autofree char *ns = g_strdup_printf ("/proc/%d/ns/user", (int) pid);
+
+      if ((fd = open (ns, O_RDONLY | O_CLOEXEC)) < 0)
+        g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s: %s", ns, g_strerror (errno));
+    }
+  close (sv[0]);
+  while (pid > 0 && waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+static const char *
+fs_name (int fd)
+{
+  static const struct { long magic; const char *name; } known[] = {
+    { 0xEF53, "ext4" }, { 0x58465342, "xfs" }, { 0x9123683E, "btrfs" }, { 0x01021994, "tmpfs" },
+    { 0x794C7630, "overlayfs" }, { 0x6969, "nfs" }, { 0x65735546, "fuse" }, { 0x858458F6, "ramfs" },
+    { 0x2FC12FC1, "zfs" }, { 0xF2F52010, "f2fs" }, { 0x73717368, "squashfs" }, { 0x4D44, "vfat" },
+    { (long) 0xFF534D42, "cifs" }, { 0x01021997, "9p" },
+  };
+  struct statfs st;
+
+  if (fstatfs (fd, &st) != 0)
+    return "unknown";
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if ((long) st.f_type == known[i].magic)
+      return known[i].name;
+  return "this one";
+}
+
+/* The tree at `path`, detached; idmapped to `userns` unless it is -1.
+ * Never set-ID nor devices: what the sandbox makes there must not be
+ * either, through this mount. */
+static int
+cut_tree (const CordonStage *s,
+          int userns,
+          const CordonPlan *plan,
+          GError **error)
+{
+  struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+  int fd = open_tree (AT_FDCWD, s->path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE
+                                         | AT_SYMLINK_NOFOLLOW);
+
+  if (fd < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot take %s for the sandbox of uid %u: %s",
+                   s->path, (guint) plan->host_uid, g_strerror (errno));
+      return -1;
+    }
+  if (userns >= 0)
+    {
+      attr.attr_set |= MOUNT_ATTR_IDMAP;
+      attr.userns_fd = (guint64) userns;
+    }
+  if (mount_setattr (fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) != 0)
+    {
+      int saved = errno;
+
+      g_autofree char *why = saved == EINVAL
+        ? g_strdup_printf ("its file system (%s) does not support idmapped mounts, which need "
+                           "Linux 5.12 or later and a file system such as ext4, xfs, btrfs or tmpfs",
+                           fs_name (fd))
+        : g_strdup (g_strerror (saved));
+
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                   "cannot make %s writable for uid %u, the sandbox's host user, and keep its "
+                   "files the caller's: %s; move the workdir, or set [identity] host-user=root "
+                   "(the sandbox then runs as host root, a degradation)",
+                   s->path, (guint) plan->host_uid, why);
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+static void
+append_encoded (GString *out,
+                const char *path)
+{
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '%' || *p == '\t' || *p == '\n')
+      g_string_append_printf (out, "%%%02X", (guchar) *p);
+    else
+      g_string_append_c (out, *p);
+}
+
+static gboolean
+needs_userns (const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->stage->len; i++)
+    if (((CordonStage *) g_ptr_array_index (plan->stage, i))->kind == CORDON_STAGE_IDMAP)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+cordon_stage_open (const CordonPlan *plan,
+                   CordonStageSet *out_set,
+                   GError **error)
+{
+  g_auto(CordonStageSet) set = { NULL, g_array_new (FALSE, FALSE, sizeof (int)) };
+  g_autoptr(GString) spec = g_string_new (NULL);
+  int userns = needs_userns (plan) ? idmap_userns (plan->host_uid, plan->host_gid, error) : -1;
+
+  if (needs_userns (plan) && userns < 0)
+    return FALSE;
+  for (guint i = 0; i < plan->stage->len; i++)
+    {
+      const CordonStage *s = g_ptr_array_index (plan->stage, i);
+      int fd;
+
+      if (s->kind == CORDON_STAGE_SHADOW)
+        {
+          g_string_append (spec, "shadow\t");
+          append_encoded (spec, s->path);
+          g_string_append_c (spec, '\n');
+          continue;
+        }
+      if ((fd = cut_tree (s, s->kind == CORDON_STAGE_IDMAP ? userns : -1, plan, error)) < 0)
+        {
+          if (userns >= 0)
+            close (userns);
+          return FALSE;
+        }
+      g_array_append_val (set.fds, fd);
+      g_string_append_printf (spec, "attach\t%u\t%s\t", set.fds->len - 1, s->is_file ? "file" : "dir");
+      append_encoded (spec, s->path);
+      g_string_append_c (spec, '\n');
+    }
+  if (userns >= 0)
+    close (userns);
+  g_string_append_printf (spec, "ids\t%u\t%u\n", (guint) plan->host_uid, (guint) plan->host_gid);
+  set.spec = g_string_free_to_bytes (g_steal_pointer (&spec));
+  *out_set = set;
+  set.spec = NULL;
+  set.fds = NULL;
+  return TRUE;
+}
