@@ -294,6 +294,7 @@ typedef struct
   char *timeout;
   char *kill_after;
   char *report;
+  char *report_fd;
   char *bwrap;
   gboolean reprobe;
   char **allow_env;
@@ -313,6 +314,7 @@ run_options_clear (RunOptions *o)
   g_free (o->timeout);
   g_free (o->kill_after);
   g_free (o->report);
+  g_free (o->report_fd);
   g_free (o->bwrap);
   g_strfreev (o->allow_env);
   g_strfreev (o->setenv);
@@ -336,7 +338,7 @@ typedef struct
   gboolean setuid_bwrap;      /* the user namespace was left out for it */
   char *helper;
   char *keeper;
-  const char *report_path;
+  CordonReportTarget *report_target;  /* opened before anything else */
 } Run;
 
 static void
@@ -349,6 +351,7 @@ run_clear (Run *run)
   g_clear_pointer (&run->plan, cordon_plan_free);
   g_clear_pointer (&run->facts, cordon_host_facts_free);
   g_clear_pointer (&run->policy, cordon_policy_free);
+  g_clear_pointer (&run->report_target, cordon_report_target_free);
   g_free (run->helper);
   g_free (run->keeper);
 }
@@ -369,7 +372,7 @@ run_finish (Run *run,
   run->report.verify = run->verify;
   /* Once the command ran, its status is what cordon exits with: a 125
    * here would tell a trial runner the command never ran. */
-  if (run->report_path != NULL && !cordon_report_write (&run->report, run->report_path, &error))
+  if (run->report_target != NULL && !cordon_report_write_target (&run->report, run->report_target, &error))
     fprintf (stderr, "cordon: report: %s\n", error->message);
   return status;
 }
@@ -927,14 +930,38 @@ run_prepare (Run *run,
   return TRUE;
 }
 
-/* Checked before anything runs, so that a report that cannot be written
- * is a usage error, not a surprise after the command ran. */
+/* The report's destination, settled before anything else of the run:
+ * before the policy is loaded, and so long before a sandbox could change
+ * what the path resolves to (invariant 10). A report that cannot be
+ * written is a usage error now, not a surprise after the command ran.
+ * FALSE after run_fail (then no report is written). */
 static gboolean
-report_dir_is_writable (const char *path)
+run_open_report (Run *run,
+                 RunOptions *o)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+  guint64 fd = 0;
 
-  return g_file_test (dir, G_FILE_TEST_IS_DIR) && access (dir, W_OK | X_OK) == 0;
+  if (o->report != NULL && o->report_fd != NULL)
+    {
+      run_fail (run, "usage", "--report and --report-fd cannot be given together");
+      return FALSE;
+    }
+  if (o->report_fd != NULL && !g_ascii_string_to_unsigned (o->report_fd, 10, 0, G_MAXINT, &fd, NULL))
+    {
+      run_fail (run, "usage", "--report-fd takes an fd number (0 or more)");
+      return FALSE;
+    }
+  if (o->report != NULL)
+    run->report_target = cordon_report_target_open (o->report, geteuid (), &error);
+  else if (o->report_fd != NULL)
+    run->report_target = cordon_report_target_open_fd ((int) fd, &error);
+  if (error != NULL)
+    {
+      run_fail (run, "usage", error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static int
@@ -947,7 +974,8 @@ cmd_run (int argc,
     { "workdir", 'C', 0, G_OPTION_ARG_FILENAME, &o.workdir, "The workdir (default: the current directory)", "DIR" },
     { "timeout", 0, 0, G_OPTION_ARG_STRING, &o.timeout, "Kill the sandbox after S seconds (status 124)", "S" },
     { "kill-after", 0, 0, G_OPTION_ARG_STRING, &o.kill_after, "Grace between SIGTERM and SIGKILL at timeout (default 5)", "S" },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a JSON report to FILE", "FILE" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a JSON report to FILE (- for standard output)", "FILE" },
+    { "report-fd", 0, 0, G_OPTION_ARG_STRING, &o.report_fd, "Write the JSON report to the inherited fd N", "N" },
     { "bwrap", 0, 0, G_OPTION_ARG_FILENAME, &o.bwrap, "The bwrap to run (default: $CORDON_BWRAP, else /usr/bin/bwrap)", "PATH" },
     { "reprobe", 0, 0, G_OPTION_ARG_NONE, &o.reprobe, "Probe /proc again instead of using the cached answer", NULL },
     { "allow-env", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.allow_env, "Also pass this variable (or glob)", "NAME" },
@@ -968,15 +996,8 @@ cmd_run (int argc,
   cordon_report_init (&run.report);
   if (!parse_options (ctx, &argc, &argv))
     return EXIT_CORDON_FAILED;
-  run.report_path = o.report;
-  if (o.report != NULL && !report_dir_is_writable (o.report))
-    {
-      g_autofree char *msg = g_strdup_printf ("cannot write the report %s: its directory is "
-                                              "missing or not writable", o.report);
-
-      run.report_path = NULL;
-      return run_fail (&run, "usage", msg);
-    }
+  if (!run_open_report (&run, &o))
+    return EXIT_CORDON_FAILED;
   timeout_ms = seconds_to_ms (o.timeout, 0, &ok);
   kill_after_ms = seconds_to_ms (o.kill_after, 5000, &ok);
   if (!ok)
@@ -1034,7 +1055,8 @@ cmd_verify (int argc,
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "workdir", 'C', 0, G_OPTION_ARG_FILENAME, &o.workdir, "The workdir (default: the current directory)", "DIR" },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a JSON report to FILE", "FILE" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a JSON report to FILE (- for standard output)", "FILE" },
+    { "report-fd", 0, 0, G_OPTION_ARG_STRING, &o.report_fd, "Write the JSON report to the inherited fd N", "N" },
     { "bwrap", 0, 0, G_OPTION_ARG_FILENAME, &o.bwrap, "The bwrap to run", "PATH" },
     { "reprobe", 0, 0, G_OPTION_ARG_NONE, &o.reprobe, "Probe /proc again", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
@@ -1054,12 +1076,8 @@ cmd_verify (int argc,
   o.policy = g_strdup (rest[0]);
   o.command = g_strdupv ((char *[]) { (char *) "true", NULL });
   o.verify_only = TRUE;
-  run.report_path = o.report;
-  if (o.report != NULL && !report_dir_is_writable (o.report))
-    {
-      run.report_path = NULL;
-      return run_fail (&run, "usage", "cannot write the report: its directory is missing or not writable");
-    }
+  if (!run_open_report (&run, &o))
+    return EXIT_CORDON_FAILED;
   if (!run_prepare (&run, &o))
     return EXIT_CORDON_FAILED;
   /* A check that hangs (a reachable socket that never answers) must not

@@ -380,7 +380,9 @@ cordon_report_to_json (const CordonReport *report)
 }
 
 /* Whole or not at all (see file-util.c), so a reader never sees half a
- * report; 0600 because it names the caller's variables and paths. */
+ * report; 0600 because it names the caller's variables and paths. By
+ * path: only for a path no sandbox could change since it was named; a
+ * run writes through cordon_report_write_target. */
 gboolean
 cordon_report_write (const CordonReport *report,
                      const char *path,
@@ -390,4 +392,17 @@ cordon_report_write (const CordonReport *report,
   g_autofree char *text = g_strconcat (json, "\n", NULL);
 
   return cordon_file_replace (path, text, strlen (text), 0600, error);
+}
+
+/* To the destination cordon settled before the sandbox ran (see
+ * report-target.c): what `cordon run --report` writes. */
+gboolean
+cordon_report_write_target (const CordonReport *report,
+                            const CordonReportTarget *target,
+                            GError **error)
+{
+  g_autofree char *json = cordon_report_to_json (report);
+  g_autofree char *text = g_strconcat (json, "\n", NULL);
+
+  return cordon_report_target_write (target, text, strlen (text), error);
 }

@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "policy.h"
 #include "probe.h"
+#include "report-target.h"
 #include "supervisor.h"
 #include "verify.h"
 
@@ -39,5 +40,8 @@ char *cordon_report_to_json (const CordonReport *report);
 gboolean cordon_report_write (const CordonReport *report,
                               const char *path,
                               GError **error);
+gboolean cordon_report_write_target (const CordonReport *report,
+                                     const CordonReportTarget *target,
+                                     GError **error);
 
 G_END_DECLS

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* report-target: the report's destination, resolved and opened when
+ * cordon starts, before anything is launched.
+ *
+ * The report is written after the sandbox ran, and the sandbox may write
+ * where the report goes (a report in the workdir): written by path then,
+ * a directory of the path swapped for a symlink during the run would take
+ * the report, and the replacement of a file there, wherever the symlink
+ * points — anywhere on the host for a root caller (a confused deputy). So
+ * the path is resolved now, once, and only what it resolves to now is
+ * written later:
+ *
+ * - a name that does not exist yet, or a regular file of the caller's
+ *   (followed now when it is reached through symlinks): its real
+ *   directory is held open, and the report replaces the name in that
+ *   directory, through the fd, only if the name is still nothing or a
+ *   regular file of the caller's when the report is written;
+ * - a path that names one of cordon's open fds (/dev/stdout, /dev/fd/N,
+ *   /proc/self/fd/N, "-", or a symlink to one): that fd, duplicated;
+ * - a character device or a FIFO: opened for writing, now.
+ *
+ * Anything else (a directory, another user's file, a dangling symlink, a
+ * block device, a socket) is refused before anything runs. Every fd held
+ * here is close-on-exec, and launch closes all but its own in bwrap's
+ * keeper besides: none reaches the sandbox. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cordon-error.h"
+#include "file-util.h"
+#include "report-target.h"
+
+/* As the kernel's own limit on the symlinks one lookup follows. */
+#define MAX_SYMLINKS 40
+
+struct _CordonReportTarget
+{
+  CordonReportTargetKind kind;
+  int fd;           /* FILE: the directory; STREAM: what is written to */
+  char *base;       /* FILE: the name in the directory */
+  char *name;       /* for messages: the real path, or what names the fd */
+  uid_t owner;      /* FILE: whose regular file may be replaced */
+};
+
+static CordonReportTarget *
+target_new (CordonReportTargetKind kind,
+            int fd,
+            const char *base,
+            const char *name,
+            uid_t owner)
+{
+  CordonReportTarget *target = g_new0 (CordonReportTarget, 1);
+
+  target->kind = kind;
+  target->fd = fd;
+  target->base = g_strdup (base);
+  target->name = g_strdup (name);
+  target->owner = owner;
+  return target;
+}
+
+void
+cordon_report_target_free (CordonReportTarget *target)
+{
+  if (target == NULL)
+    return;
+  if (target->fd >= 0)
+    close (target->fd);
+  g_free (target->base);
+  g_free (target->name);
+  g_free (target);
+}
+
+CordonReportTargetKind
+cordon_report_target_get_kind (const CordonReportTarget *target)
+{
+  g_return_val_if_fail (target != NULL, CORDON_REPORT_TARGET_MAX);
+  return target->kind;
+}
+
+const char *
+cordon_report_target_get_name (const CordonReportTarget *target)
+{
+  g_return_val_if_fail (target != NULL, NULL);
+  return target->name;
+}
+
+/* A usage error: "cannot write SUBJECT: REASON". NULL, for the callers'
+ * return. */
+static CordonReportTarget *
+refuse (GError **error,
+        const char *subject,
+        const char *format,
+        ...) G_GNUC_PRINTF (3, 4);
+
+static CordonReportTarget *
+refuse (GError **error,
+        const char *subject,
+        const char *format,
+        ...)
+{
+  g_autofree char *reason = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  reason = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write %s: %s", subject, reason);
+  return NULL;
+}
+
+/* What a file is, in words, for a refusal. */
+static char *
+describe (const struct stat *st)
+{
+  if (S_ISLNK (st->st_mode))
+    return g_strdup ("a symlink");
+  if (S_ISDIR (st->st_mode))
+    return g_strdup ("a directory");
+  if (S_ISFIFO (st->st_mode))
+    return g_strdup ("a FIFO");
+  if (S_ISSOCK (st->st_mode))
+    return g_strdup ("a socket");
+  if (S_ISCHR (st->st_mode))
+    return g_strdup ("a character device");
+  if (S_ISBLK (st->st_mode))
+    return g_strdup ("a block device");
+  if (S_ISREG (st->st_mode))
+    return g_strdup_printf ("a regular file of uid %u", (unsigned) st->st_uid);
+  return g_strdup ("a file of an unknown type");
+}
+
+static gboolean
+is_digits (const char *s,
+           gsize len)
+{
+  if (len == 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isdigit (s[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* TRUE with *out_fd when `dir`/`base` is one of cordon's own open fds:
+ * `dir` is real (no symlink), so /dev/fd and /proc/self/fd have become
+ * /proc/PID/fd, and /proc/thread-self/fd /proc/PID/task/TID/fd. Such a
+ * path is a magic link: what it "points to" may be a pipe, a socket or a
+ * file opened with an offset, which only the fd itself can write to as
+ * the caller meant. */
+static gboolean
+names_own_fd (const char *dir,
+              const char *base,
+              int *out_fd)
+{
+  g_autofree char *own = g_strdup_printf ("/proc/%d/fd", (int) getpid ());
+  g_autofree char *tasks = g_strdup_printf ("/proc/%d/task/", (int) getpid ());
+  const char *tid = g_str_has_prefix (dir, tasks) ? dir + strlen (tasks) : NULL;
+  guint64 n = 0;
+  g_autofree char *canonical = NULL;
+
+  if (!g_str_equal (dir, own)
+      && !(tid != NULL && g_str_has_suffix (tid, "/fd") && is_digits (tid, strlen (tid) - 3)))
+    return FALSE;
+  if (!g_ascii_string_to_unsigned (base, 10, 0, G_MAXINT, &n, NULL))
+    return FALSE;
+  /* "01" is not an fd's name in /proc: only the number as written there. */
+  canonical = g_strdup_printf ("%d", (int) n);
+  if (!g_str_equal (canonical, base))
+    return FALSE;
+  *out_fd = (int) n;
+  return TRUE;
+}
+
+/* fd `n`, duplicated (close-on-exec), when it is open for writing. Above
+ * 2 the caller's own fd `n` is made close-on-exec too: it is cordon's to
+ * write the report to, never bwrap's nor the sandbox's. */
+static CordonReportTarget *
+hold_fd (int n,
+         const char *name,
+         const char *subject,
+         GError **error)
+{
+  int flags = n >= 0 ? fcntl (n, F_GETFL) : -1;
+  int fd;
+
+  if (flags < 0)
+    return refuse (error, subject, "fd %d is not open", n);
+  if ((flags & O_ACCMODE) == O_RDONLY)
+    return refuse (error, subject, "fd %d is not open for writing", n);
+  if (n > 2 && fcntl (n, F_SETFD, FD_CLOEXEC) != 0)
+    return refuse (error, subject, "fd %d: %s", n, g_strerror (errno));
+  fd = fcntl (n, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0)
+    return refuse (error, subject, "fd %d: %s", n, g_strerror (errno));
+  return target_new (CORDON_REPORT_TARGET_STREAM, fd, NULL, name, 0);
+}
+
+/* The real directory of the report (or of what a symlink to it points
+ * to): its symlinks are resolved now, never again. */
+static char *
+real_dir_of (const char *path,
+             const char *subject,
+             GError **error)
+{
+  g_autofree char *parent = g_path_get_dirname (path);
+  char *real = realpath (parent, NULL);
+
+  if (real != NULL)
+    return real;
+  if (errno == ENOENT || errno == ENOTDIR)
+    refuse (error, subject, "its directory %s does not exist", parent);
+  else
+    refuse (error, subject, "its directory %s: %s", parent, g_strerror (errno));
+  return NULL;
+}
+
+/* The directory held open for a report that replaces `base` in it. */
+static CordonReportTarget *
+hold_dir (const char *dir,
+          const char *base,
+          uid_t owner,
+          const char *subject,
+          GError **error)
+{
+  g_autofree char *name = g_build_filename (dir, base, NULL);
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  if (fd < 0)
+    return refuse (error, subject, "its directory %s: %s", dir, g_strerror (errno));
+  /* Checked now so that a report that cannot be written is a usage
+   * error, not a surprise after the command ran. */
+  if (faccessat (fd, ".", W_OK | X_OK, AT_EACCESS) != 0)
+    {
+      int saved = errno;
+
+      close (fd);
+      if (saved == EACCES || saved == EROFS || saved == EPERM)
+        return refuse (error, subject, "its directory %s is not writable", dir);
+      return refuse (error, subject, "its directory %s: %s", dir, g_strerror (saved));
+    }
+  return target_new (CORDON_REPORT_TARGET_FILE, fd, base, name, owner);
+}
+
+/* A character device or a FIFO, opened for writing (a FIFO waits for its
+ * reader here, before anything runs). What was opened must be what was
+ * examined: a regular file swapped in between would be written into. */
+static CordonReportTarget *
+hold_special (const char *full,
+              const struct stat *st,
+              const char *subject,
+              GError **error)
+{
+  struct stat now;
+  int fd;
+
+  if (S_ISSOCK (st->st_mode))
+    return refuse (error, subject, "it is a socket, which cannot be opened (connect to it and "
+                                   "pass the fd with --report-fd)");
+  if (!S_ISCHR (st->st_mode) && !S_ISFIFO (st->st_mode))
+    {
+      g_autofree char *what = describe (st);
+
+      return refuse (error, subject, "it is %s", what);
+    }
+  fd = open (full, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return refuse (error, subject, "%s: %s", full, g_strerror (errno));
+  if (fstat (fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+    {
+      close (fd);
+      return refuse (error, subject, "%s changed while it was opened", full);
+    }
+  return target_new (CORDON_REPORT_TARGET_STREAM, fd, NULL, full, 0);
+}
+
+/* One step of the resolution: `current` is the path as given, or what a
+ * symlink met on the way points to (`hops` > 0). Sets *out_next (and
+ * returns NULL without an error) to follow a symlink. */
+static CordonReportTarget *
+resolve_step (const char *current,
+              guint hops,
+              uid_t owner,
+              const char *subject,
+              char **out_next,
+              GError **error)
+{
+  g_autofree char *base = g_path_get_basename (current);
+  g_autofree char *dir = real_dir_of (current, subject, error);
+  g_autofree char *full = NULL;
+  g_autofree char *link = NULL;
+  g_autoptr(GError) local = NULL;
+  struct stat st;
+  int n;
+
+  if (dir == NULL)
+    return NULL;
+  if (names_own_fd (dir, base, &n))
+    return hold_fd (n, current, subject, error);
+  full = g_build_filename (dir, base, NULL);
+  if (lstat (full, &st) != 0)
+    {
+      if (errno == ENOENT && hops == 0)
+        return hold_dir (dir, base, owner, subject, error);
+      if (errno == ENOENT)
+        return refuse (error, subject, "it is a dangling symlink (%s does not exist)", full);
+      return refuse (error, subject, "%s: %s", full, g_strerror (errno));
+    }
+  if (S_ISREG (st.st_mode) && st.st_uid != owner)
+    return refuse (error, subject, "%s is a regular file of uid %u, not the caller's (uid %u): "
+                   "cordon replaces only the caller's own files", full, (unsigned) st.st_uid,
+                   (unsigned) owner);
+  if (S_ISREG (st.st_mode))
+    return hold_dir (dir, base, owner, subject, error);
+  if (!S_ISLNK (st.st_mode))
+    return hold_special (full, &st, subject, error);
+  link = g_file_read_link (full, &local);
+  if (link == NULL)
+    return refuse (error, subject, "%s", local->message);
+  *out_next = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
+  return NULL;
+}
+
+/* The report's destination for `--report PATH`; `owner` is the caller
+ * (cordon's effective uid), whose regular file alone may be replaced. */
+CordonReportTarget *
+cordon_report_target_open (const char *path,
+                           uid_t owner,
+                           GError **error)
+{
+  g_autofree char *subject = NULL;
+  g_autofree char *current = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  subject = g_strdup_printf ("the report %s", path);
+  if (g_str_equal (path, "-"))
+    return hold_fd (STDOUT_FILENO, "standard output", subject, error);
+  /* "out/" names a directory, never a file "out" to create. */
+  if (path[0] == '\0' || g_str_has_suffix (path, "/"))
+    return refuse (error, subject, "it names a directory, not a file");
+  current = g_strdup (path);
+  for (guint hops = 0; hops <= MAX_SYMLINKS; hops++)
+    {
+      char *next = NULL;
+      CordonReportTarget *target = resolve_step (current, hops, owner, subject, &next, error);
+
+      if (next == NULL)
+        return target;
+      g_free (current);
+      current = next;
+    }
+  return refuse (error, subject, "%s", g_strerror (ELOOP));
+}
+
+/* The report's destination for `--report-fd N`: fd N, inherited. */
+CordonReportTarget *
+cordon_report_target_open_fd (int fd,
+                              GError **error)
+{
+  g_autofree char *subject = g_strdup_printf ("the report to fd %d", fd);
+  g_autofree char *name = g_strdup_printf ("fd %d", fd);
+
+  return hold_fd (fd, name, subject, error);
+}
+
+/* All of `data` to a stream; one that is non-blocking (the caller's
+ * stdout may be) is waited for. */
+static gboolean
+write_stream (const CordonReportTarget *target,
+              const char *data,
+              gsize len,
+              GError **error)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (target->fd, data, len);
+
+      if (n < 0 && errno == EAGAIN)
+        {
+          struct pollfd p = { target->fd, POLLOUT, 0 };
+
+          (void) poll (&p, 1, -1);
+          continue;
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write the report to %s: %s",
+                       target->name, g_strerror (n == 0 ? EIO : errno));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* The name in the held directory is replaced only if it is still nothing
+ * or a regular file of the caller's: the sandbox ran since it was
+ * examined, and may have left a symlink, a directory or a FIFO there, or
+ * a file of its own identity, none of which is cordon's to replace. The
+ * sandbox is gone by now (the supervisor killed everything below cordon),
+ * so nothing of it can change the name between this check and the write. */
+static gboolean
+replace_in_dir (const CordonReportTarget *target,
+                const char *data,
+                gsize len,
+                GError **error)
+{
+  struct stat st;
+  int rc = fstatat (target->fd, target->base, &st, AT_SYMLINK_NOFOLLOW);
+
+  if (rc == 0 && (!S_ISREG (st.st_mode) || st.st_uid != target->owner))
+    {
+      g_autofree char *what = describe (&st);
+
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+                   "not written: %s is now %s, and cordon replaces only a regular file of the "
+                   "caller's (uid %u); it was left as it is", target->name, what,
+                   (unsigned) target->owner);
+      return FALSE;
+    }
+  if (rc != 0 && errno != ENOENT)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write the report %s: %s",
+                   target->name, g_strerror (errno));
+      return FALSE;
+    }
+  return cordon_file_replace_at (target->fd, target->base, data, len, 0600, error);
+}
+
+gboolean
+cordon_report_target_write (const CordonReportTarget *target,
+                            const char *data,
+                            gsize len,
+                            GError **error)
+{
+  g_return_val_if_fail (target != NULL, FALSE);
+  if (target->kind == CORDON_REPORT_TARGET_STREAM)
+    return write_stream (target, data, len, error);
+  return replace_in_dir (target, data, len, error);
+}
