@@ -142,11 +142,18 @@ cordon_render_shell (const CordonPlan *plan,
                      const char *bwrap_path,
                      const char * const *command)
 {
-  g_autoptr(GString) out = g_string_new ("env -i");
+  g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *bwrap = cordon_shell_quote (bwrap_path);
   const char * const *cmd = command_or_default (command);
   gint last_origin = -2;
 
+  /* What cordon-keeper does before bwrap has no shell spelling here: say
+   * so, rather than let the line pass for the whole sandbox. */
+  if (plan->switch_identity)
+    g_string_append_printf (out, "# cordon run starts this bwrap as uid %u, gid %u (not root), after "
+                            "the stage of cordon explain; pasted, it runs as the caller\n",
+                            (guint) plan->host_uid, (guint) plan->host_gid);
+  g_string_append (out, "env -i");
   append_env_words (out, plan);
   g_string_append_printf (out, " %s", bwrap);
   for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)

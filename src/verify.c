@@ -127,8 +127,24 @@ add_mask_checks (CordonVerify *v,
     }
 }
 
+/* The op that makes /proc/sys read-only (under mode=host-ro, the read-only
+ * bind of the whole /proc does), or NULL. */
+static const CordonOp *
+proc_sys_op (const CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_RO_BIND && op->key == CORDON_KEY_PROC_MODE)
+        return op;
+    }
+  return NULL;
+}
+
 /* What the host user cannot reach needs no mask: that it cannot is
- * proved here. And the kernel's settings are read-only. */
+ * proved here. And the kernel's settings are read-only. (The outside
+ * checks come last, with the others: add_outside_identity_checks.) */
 static void
 add_identity_checks (CordonVerify *v,
                      const CordonPlan *plan)
@@ -146,28 +162,26 @@ add_identity_checks (CordonVerify *v,
     }
   if (plan->proc_mode != CORDON_PROC_NONE)
     {
-      const CordonOp *proc = NULL;
-
-      for (guint i = 0; i < plan->ops->len && proc == NULL; i++)
-        {
-          const CordonOp *op = g_ptr_array_index (plan->ops, i);
-
-          if (op->kind == CORDON_OP_RO_BIND && op->key == CORDON_KEY_PROC_MODE)
-            proc = op;
-        }
       g_string_append (v->spec, "proc-sys\n");
-      add_check (v, "proc-sys", "/proc/sys", "read-only: no kernel setting opens for writing", proc);
-      add_check (v, "outside-proc-sys", "/proc/sys", "seen from outside: mounted read-only", proc);
+      add_check (v, "proc-sys", "/proc/sys", "read-only: no kernel setting opens for writing",
+                 proc_sys_op (plan));
     }
-  {
-    g_autofree char *expect = g_strdup_printf ("seen from outside: bwrap and the sandbox run as host "
-                                               "uid %u%s", (guint) plan->host_uid,
-                                               plan->switch_identity ? ", with no supplementary group" : "");
-    CordonCheck *c = add_check (v, "outside-identity", "", expect, NULL);
+}
 
-    c->key = CORDON_KEY_IDENTITY_HOST_USER;
-    c->rule = plan->identity_rule;
-  }
+static void
+add_outside_identity_checks (CordonVerify *v,
+                             const CordonPlan *plan)
+{
+  g_autofree char *expect = g_strdup_printf ("seen from outside: bwrap and the sandbox run as host "
+                                             "uid %u%s", (guint) plan->host_uid,
+                                             plan->switch_identity ? ", with no supplementary group" : "");
+  CordonCheck *c;
+
+  if (plan->proc_mode != CORDON_PROC_NONE)
+    add_check (v, "outside-proc-sys", "/proc/sys", "seen from outside: mounted read-only", proc_sys_op (plan));
+  c = add_check (v, "outside-identity", "", expect, NULL);
+  c->key = CORDON_KEY_IDENTITY_HOST_USER;
+  c->rule = plan->identity_rule;
 }
 
 static const struct
@@ -357,6 +371,7 @@ cordon_verify_new (const CordonPlan *plan,
   for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
     if (!g_str_equal (fixed_checks[i].id, "processes") || (plan->namespaces & CORDON_NS_PID))
       add_check (v, fixed_checks[i].id, "", fixed_checks[i].expect, NULL);
+  add_outside_identity_checks (v, plan);
   return v;
 }
 

@@ -2,7 +2,7 @@
 /* test-golden: each shipped policy (the set embedded in the binary),
  * compiled against the fixture host as uid 1000, must render exactly the
  * shell form and the explain text held in tests/data/golden/<policy>.shell
- * and <policy>.explain. Compile and render are pure (STYLE rule 6), so any
+ * and <policy>.explain; trial also as uid 0, in trial-root.*. Compile and render are pure (STYLE rule 6), so any
  * change in these files is a change in what cordon does: review it.
  *
  * To rewrite the files after an intended change, run
@@ -69,13 +69,16 @@ report_difference (const char *file,
             a[i] != NULL ? a[i] : "<end of output>");
 }
 
+/* `file` is the golden file's name without its extension: the policy's
+ * name, or another for the same policy compiled for another caller. */
 static void
-check_golden (FixtureHost *host,
-              const char *name,
-              Form form)
+check_golden_as (FixtureHost *host,
+                 const char *name,
+                 const char *file_name,
+                 Form form)
 {
   g_autofree char *actual = render (host, name, form);
-  g_autofree char *base = g_strconcat (name, form == FORM_SHELL ? ".shell" : ".explain", NULL);
+  g_autofree char *base = g_strconcat (file_name, form == FORM_SHELL ? ".shell" : ".explain", NULL);
   g_autofree char *relative = g_build_filename ("tests", "data", "golden", base, NULL);
   g_autofree char *file = fixture_srcdir_path (relative);
   g_autofree char *expected = NULL;
@@ -96,6 +99,14 @@ check_golden (FixtureHost *host,
     fail_msg ("cannot read %s: %s (is CORDON_SRCDIR set?)", file, error->message);
   if (!g_str_equal (expected, actual))
     report_difference (file, expected, actual);
+}
+
+static void
+check_golden (FixtureHost *host,
+              const char *name,
+              Form form)
+{
+  check_golden_as (host, name, name, form);
 }
 
 static void
@@ -134,6 +145,24 @@ test_golden_minimal_renders_its_explanation (void **state)
   check_golden (*state, "minimal", FORM_EXPLAIN);
 }
 
+/* trial for a root caller: its sandbox runs as the dedicated host user,
+ * the workdir idmapped (see identity.c). */
+static void
+test_golden_trial_for_root_renders_its_shell_form (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+
+  check_golden_as (host, "trial", "trial-root", FORM_SHELL);
+}
+
+static void
+test_golden_trial_for_root_renders_its_explanation (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+
+  check_golden_as (host, "trial", "trial-root", FORM_EXPLAIN);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
@@ -146,6 +175,8 @@ main (void)
     T (test_golden_desktop_readonly_home_renders_its_explanation),
     T (test_golden_minimal_renders_its_shell_form),
     T (test_golden_minimal_renders_its_explanation),
+    T (test_golden_trial_for_root_renders_its_shell_form),
+    T (test_golden_trial_for_root_renders_its_explanation),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -739,6 +739,50 @@ test_parse_reports_an_unknown_capability (void **state)
 }
 
 static void
+test_parse_reads_each_form_of_host_user (void **state)
+{
+  static const struct { const char *text; gint64 num; } forms[] = {
+    { "auto", CORDON_HOST_USER_AUTO }, { "root", CORDON_HOST_USER_ROOT }, { "0", CORDON_HOST_USER_ROOT },
+    { "4242", 4242 }, { "trial-runner", CORDON_HOST_USER_NAMED }, { "_svc.1", CORDON_HOST_USER_NAMED },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (forms); i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[identity]\nhost-user=%s\n", forms[i].text);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 0);
+      assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_IDENTITY_HOST_USER), forms[i].num);
+    }
+}
+
+static void
+test_parse_defaults_host_user_to_auto (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[identity]\n", diags);
+
+  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_IDENTITY_HOST_USER), CORDON_HOST_USER_AUTO);
+}
+
+static void
+test_parse_reports_a_host_user_that_is_no_name (void **state)
+{
+  static const char * const bad[] = { "-x", "Root", "a b", "4294967295", "9999999999" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[identity]\nhost-user=%s\n", bad[i]);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 1);
+      expect_error (diags, "[identity] host-user takes auto, root, a user name or a uid", 2, 11);
+    }
+}
+
+static void
 test_parse_reports_an_unknown_system_call (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
@@ -1361,6 +1405,9 @@ main (void)
     cmocka_unit_test (test_parse_reports_invalid_name_in_env_allow),
     cmocka_unit_test (test_parse_reports_env_set_without_equals),
     cmocka_unit_test (test_parse_reports_an_unknown_capability),
+    cmocka_unit_test (test_parse_reads_each_form_of_host_user),
+    cmocka_unit_test (test_parse_defaults_host_user_to_auto),
+    cmocka_unit_test (test_parse_reports_a_host_user_that_is_no_name),
     cmocka_unit_test (test_parse_reports_an_unknown_system_call),
     cmocka_unit_test (test_parse_does_not_repeat_a_set_value_without_equals),
     cmocka_unit_test (test_parse_reports_invalid_name_in_env_set),

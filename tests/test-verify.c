@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fixture-host.h"
 #include "sha256.h"
@@ -172,6 +173,65 @@ test_verify_drops_the_setuid_probe_when_fchmod_is_allowed (void **state)
   assert_null (strstr (spec, "seccomp-setuid"));
 }
 
+static const CordonCheck *
+check_of (const CordonVerify *v,
+          const char *id)
+{
+  for (guint i = 0; i < cordon_verify_n_checks (v); i++)
+    if (g_str_equal (cordon_verify_get_check (v, i)->id, id))
+      return cordon_verify_get_check (v, i);
+  return NULL;
+}
+
+static void
+test_verify_asks_for_a_read_only_proc_sys_inside_and_outside (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+
+  assert_non_null (strstr (spec, "proc-sys\n"));
+  assert_non_null (check_of (v, "proc-sys"));
+  assert_non_null (check_of (v, "outside-proc-sys"));
+  /* Both name the rule that made /proc private. */
+  assert_int_equal (check_of (v, "proc-sys")->key, CORDON_KEY_PROC_MODE);
+}
+
+static void
+test_verify_asks_nothing_of_proc_sys_without_a_proc (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\n[proc]\nmode=none\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+
+  assert_null (strstr (spec, "proc-sys"));
+  assert_null (check_of (v, "outside-proc-sys"));
+}
+
+static void
+test_verify_expects_a_root_callers_sandbox_as_its_host_user (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonVerify) v = NULL;
+  g_autofree char *spec = NULL;
+  const CordonCheck *c;
+  g_autofree char *real = g_strconcat (host->root, "/srv/closed", NULL);
+
+  fixture_host_add_file (host, "/srv/closed/secret");
+  assert_int_equal (chmod (real, 0700), 0);
+  plan = plan_of (host, "[filesystem]\nroot=read-only\n[secrets]\nmask=/srv/closed/secret\n");
+  v = cordon_verify_new (plan, host->facts, NULL);
+  spec = spec_text (v);
+  c = check_of (v, "outside-identity");
+  assert_non_null (c);
+  assert_string_equal (c->expect, "seen from outside: bwrap and the sandbox run as host uid 99999, "
+                                  "with no supplementary group");
+  /* The mask left out (out of reach) is proved out of reach instead. */
+  assert_non_null (strstr (spec, "unreachable\t"));
+  assert_non_null (strstr (spec, "\t/srv/closed/secret\n"));
+}
+
 static void
 test_sha256_of_the_helper_matches_glib (void **state)
 {
@@ -204,6 +264,9 @@ main (void)
     T (test_verify_ties_each_mask_check_to_its_rule),
     T (test_verify_drops_only_the_probe_of_an_allowed_call),
     T (test_verify_drops_the_setuid_probe_when_fchmod_is_allowed),
+    T (test_verify_asks_for_a_read_only_proc_sys_inside_and_outside),
+    T (test_verify_asks_nothing_of_proc_sys_without_a_proc),
+    T (test_verify_expects_a_root_callers_sandbox_as_its_host_user),
     cmocka_unit_test (test_sha256_of_the_helper_matches_glib),
 #undef T
   };

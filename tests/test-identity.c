@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-identity: whom a sandbox runs as on the host, and what compile
+ * stages for it (src/identity.c), on the fixture host as uid 0 and as an
+ * ordinary caller: the user of [identity] host-user, --uid 0 --gid 0, the
+ * idmapped writable paths, the shadows over directories that user cannot
+ * search, the masks it cannot reach, and each refusal with its line. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "compile.h"
+#include "fixture-host.h"
+#include "plan.h"
+
+/* --- helpers ------------------------------------------------------------ */
+
+static CordonPlan *
+compile_text (FixtureHost *host,
+              const char *text,
+              GError **error)
+{
+  g_autoptr(GError) load_error = NULL;
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = fixture_load_text (text, diags, &load_error);
+
+  if (load_error != NULL)
+    fail_msg ("policy did not load: %s", load_error->message);
+  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
+    {
+      g_autofree char *msg = cordon_diagnostic_format (cordon_diagnostics_get (diags, 0));
+
+      fail_msg ("policy has errors: %s", msg);
+    }
+  return fixture_compile (host, policy, error);
+}
+
+static CordonPlan *
+compile_ok (FixtureHost *host,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  CordonPlan *plan = compile_text (host, text, &error);
+
+  if (error != NULL)
+    fail_msg ("compile failed: %s", error->message);
+  assert_non_null (plan);
+  return plan;
+}
+
+/* The message of a compile that must fail. */
+static char *
+compile_error (FixtureHost *host,
+               const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = compile_text (host, text, &error);
+
+  assert_null (plan);
+  assert_non_null (error);
+  return g_strdup (error->message);
+}
+
+static void
+chmod_fixture (FixtureHost *host,
+               const char *path,
+               mode_t mode)
+{
+  g_autofree char *real = g_strconcat (host->root, path, NULL);
+
+  assert_int_equal (chmod (real, mode), 0);
+}
+
+static gint
+find_op (const CordonPlan *plan,
+         CordonOpKind kind)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    if (((CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
+      return (gint) i;
+  return -1;
+}
+
+static gint
+last_unshare (const CordonPlan *plan)
+{
+  gint last = -1;
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    if (((CordonOp *) g_ptr_array_index (plan->ops, i))->kind == CORDON_OP_UNSHARE)
+      last = (gint) i;
+  return last;
+}
+
+/* "kind path" for each stage entry, in order, joined by ", ". */
+static char *
+stage_list (const CordonPlan *plan)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < plan->stage->len; i++)
+    {
+      const CordonStage *s = g_ptr_array_index (plan->stage, i);
+
+      g_string_append_printf (out, "%s%s %s%s", i > 0 ? ", " : "", cordon_stage_kind_name (s->kind),
+                              s->path, s->is_file ? " (file)" : "");
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static const CordonSkip *
+find_skip (const CordonPlan *plan,
+           const char *path)
+{
+  for (guint i = 0; i < plan->skipped->len; i++)
+    if (g_str_equal (((CordonSkip *) g_ptr_array_index (plan->skipped, i))->path, path))
+      return g_ptr_array_index (plan->skipped, i);
+  return NULL;
+}
+
+#define TRIAL "[policy]\ninclude=trial\n"
+
+/* --- whom the sandbox runs as ------------------------------------------------ */
+
+static void
+test_identity_runs_a_root_callers_sandbox_as_the_dedicated_uid (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL);
+  gint id = find_op (plan, CORDON_OP_SANDBOX_ID);
+
+  assert_true (plan->switch_identity);
+  assert_false (plan->host_root);
+  assert_int_equal (plan->host_uid, 99999);
+  assert_int_equal (plan->host_gid, 99999);
+  /* --uid 0 --gid 0 right after the namespaces it applies to. */
+  assert_int_equal (id, last_unshare (plan) + 1);
+}
+
+static void
+test_identity_leaves_an_ordinary_callers_sandbox_as_the_caller (void **state)
+{
+  g_autoptr(CordonPlan) plan = compile_ok (*state, TRIAL "[identity]\nhost-user=root\n");
+
+  assert_false (plan->switch_identity);
+  assert_false (plan->host_root);
+  assert_int_equal (plan->host_uid, 1000);
+  assert_int_equal (find_op (plan, CORDON_OP_SANDBOX_ID), -1);
+  assert_int_equal (plan->stage->len, 0);
+}
+
+static void
+test_identity_host_user_root_keeps_root_as_a_named_degradation (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL "[identity]\nhost-user=root\n");
+
+  assert_false (plan->switch_identity);
+  assert_true (plan->host_root);
+  assert_int_equal (plan->host_uid, 0);
+  assert_int_equal (find_op (plan, CORDON_OP_SANDBOX_ID), -1);
+  assert_int_equal (plan->stage->len, 0);
+  /* /proc/sys is read-only all the same. */
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_RO_BIND && g_str_equal (op->dest, "/proc/sys"))
+        return;
+    }
+  fail_msg ("no read-only bind of /proc/sys");
+}
+
+static void
+test_identity_takes_a_named_uid (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL "[identity]\nhost-user=4242\n");
+
+  assert_true (plan->switch_identity);
+  assert_int_equal (plan->host_uid, 4242);
+  assert_int_equal (plan->host_gid, 4242);
+}
+
+static void
+test_identity_refuses_an_account_with_the_dedicated_uid (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *passwd = g_build_filename (host->root, "etc", "passwd", NULL);
+  g_autofree char *msg = NULL;
+
+  assert_true (g_file_set_contents (passwd, "someone:x:99999:99999::/:/bin/sh\n", -1, NULL));
+  msg = compile_error (host, TRIAL);
+  assert_non_null (strstr (msg, "uid 99999 (host-user=auto) is the account 'someone'"));
+}
+
+static void
+test_identity_refuses_an_unknown_user_at_its_line (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *msg = compile_error (host, TRIAL "[identity]\nhost-user=nobody-here\n");
+
+  assert_non_null (strstr (msg, "test.policy:4:11: [identity] host-user=nobody-here: no user 'nobody-here'"));
+}
+
+static void
+test_identity_refuses_without_the_capabilities_to_change_uid (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *msg = NULL;
+
+  host->facts->cap_eff = 0;
+  msg = compile_error (host, TRIAL);
+  assert_non_null (strstr (msg, "without CAP_SETUID and CAP_SETGID"));
+  assert_non_null (strstr (msg, "host-user=root"));
+}
+
+static void
+test_identity_adds_a_user_namespace_where_the_policy_shares_it (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL "[namespaces]\nshare=user\n");
+  gint user = find_op (plan, CORDON_OP_UNSHARE);
+
+  assert_true (plan->namespaces & CORDON_NS_USER);
+  assert_true (user >= 0);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, user))->ns, CORDON_NS_USER);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, user))->key, CORDON_KEY_IDENTITY_HOST_USER);
+}
+
+/* --- what is staged ---------------------------------------------------------- */
+
+static void
+test_identity_idmaps_each_writable_path_once (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *list = NULL;
+
+  fixture_host_add_dir (host, "/srv/cache");
+  fixture_host_add_dir (host, "/home/alice/work/sub");
+  plan = compile_ok (host, TRIAL "[filesystem]\nwritable=/srv/cache;${WORKDIR}/sub\n");
+  list = stage_list (plan);
+  /* The one below the workdir is reached through the workdir's tree. */
+  assert_string_equal (list, "idmap /srv/cache, idmap /home/alice/work");
+}
+
+static void
+test_identity_lays_a_shadow_over_a_directory_the_user_cannot_search (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new_full (0, NULL, "/srv/private/wd");
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *list = NULL;
+
+  fixture_host_add_dir (host, "/srv/private/wd");
+  chmod_fixture (host, "/srv/private", 0700);
+  plan = compile_ok (host, TRIAL);
+  list = stage_list (plan);
+  assert_string_equal (list, "shadow /srv/private, idmap /srv/private/wd");
+}
+
+static void
+test_identity_clones_the_helper_below_a_closed_directory (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *list = NULL;
+
+  fixture_host_add_file (host, "/opt/build/bin/cordon-exec");
+  chmod_fixture (host, "/opt/build", 0700);
+  host->facts->helper_path = g_strdup ("/opt/build/bin/cordon-exec");
+  plan = compile_ok (host, TRIAL);
+  list = stage_list (plan);
+  assert_string_equal (list, "shadow /opt/build, idmap /home/alice/work, clone /opt/build/bin/cordon-exec (file)");
+}
+
+static void
+test_identity_stages_nothing_where_every_path_is_reachable (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, "[policy]\ninclude=base\n[filesystem]\nroot=read-only\n");
+
+  assert_true (plan->switch_identity);
+  assert_int_equal (plan->stage->len, 0);
+}
+
+static void
+test_identity_leaves_out_a_mask_the_user_cannot_reach (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+  const CordonSkip *skip;
+
+  fixture_host_add_file (host, "/srv/closed/secret");
+  chmod_fixture (host, "/srv/closed", 0700);
+  plan = compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n");
+  skip = find_skip (plan, "/srv/closed/secret");
+  assert_non_null (skip);
+  assert_non_null (strstr (skip->reason, "uid 99999, the sandbox's host user, cannot reach it"));
+  assert_int_equal (find_op (plan, CORDON_OP_MASK_FILE), -1);
+  assert_int_equal (plan->unreachable->len, 1);
+  assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/srv/closed/secret");
+}
+
+static void
+test_identity_masks_what_the_caller_itself_would_reach (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_file (host, "/srv/closed/secret");
+  chmod_fixture (host, "/srv/closed", 0700);
+  plan = compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n[identity]\nhost-user=root\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE) >= 0);
+  assert_int_equal (plan->unreachable->len, 0);
+}
+
+/* --- refusals ------------------------------------------------------------------ */
+
+static void
+test_identity_refuses_keep_setfcap_with_a_writable_path (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *msg = compile_error (host, TRIAL "[capabilities]\nkeep=setfcap\n");
+
+  assert_non_null (strstr (msg, "test.policy:4:6: keep=setfcap cannot be given to a sandbox run as uid 99999"));
+}
+
+static void
+test_identity_allows_keep_setfcap_without_a_writable_path (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = compile_ok (host, "[policy]\ninclude=base\n[filesystem]\nroot=read-only\n"
+                                                 "[capabilities]\nkeep=setfcap\n");
+
+  assert_true (plan->switch_identity);
+}
+
+static void
+test_identity_refuses_a_symlinked_writable_path (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *msg = NULL;
+
+  fixture_host_add_dir (host, "/srv/real");
+  fixture_host_add_symlink (host, "/srv/link", "real");
+  msg = compile_error (host, TRIAL "[filesystem]\nwritable=/srv/link\n");
+  assert_non_null (strstr (msg, "the writable path /srv/link is a symlink"));
+}
+
+static void
+test_identity_refuses_to_bind_a_closed_directory_and_reach_below_it (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new_full (0, NULL, "/srv/closed/wd");
+  g_autofree char *msg = NULL;
+
+  fixture_host_add_dir (host, "/srv/closed/wd");
+  chmod_fixture (host, "/srv/closed", 0700);
+  msg = compile_error (host, TRIAL "[filesystem]\nread-only=/srv/closed\n");
+  assert_non_null (strstr (msg, "/srv/closed is bound, and paths below it too"));
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
+    T (test_identity_runs_a_root_callers_sandbox_as_the_dedicated_uid),
+    T (test_identity_leaves_an_ordinary_callers_sandbox_as_the_caller),
+    T (test_identity_host_user_root_keeps_root_as_a_named_degradation),
+    T (test_identity_takes_a_named_uid),
+    T (test_identity_refuses_an_account_with_the_dedicated_uid),
+    T (test_identity_refuses_an_unknown_user_at_its_line),
+    T (test_identity_refuses_without_the_capabilities_to_change_uid),
+    T (test_identity_adds_a_user_namespace_where_the_policy_shares_it),
+    T (test_identity_idmaps_each_writable_path_once),
+    T (test_identity_lays_a_shadow_over_a_directory_the_user_cannot_search),
+    T (test_identity_clones_the_helper_below_a_closed_directory),
+    T (test_identity_stages_nothing_where_every_path_is_reachable),
+    T (test_identity_leaves_out_a_mask_the_user_cannot_reach),
+    T (test_identity_masks_what_the_caller_itself_would_reach),
+    T (test_identity_refuses_keep_setfcap_with_a_writable_path),
+    T (test_identity_allows_keep_setfcap_without_a_writable_path),
+    T (test_identity_refuses_a_symlinked_writable_path),
+    T (test_identity_refuses_to_bind_a_closed_directory_and_reach_below_it),
+#undef T
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
