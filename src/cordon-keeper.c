@@ -34,10 +34,10 @@
  * src/identity.c), FD is a sealed memfd of instructions (src/stage.h) and
  * the detached mount trees they name follow it, at FD+1 on. Before bwrap
  * starts, the keeper makes a mount namespace of its own (nothing of it
- * propagates to the host), lays the shadows, attaches the trees, and
- * becomes the host user, for good: bwrap and the keeper itself then run
- * as that user, with no supplementary group. Plain libc, static where the
- * toolchain can be. */
+ * propagates to the host), lays the shadows and attaches the trees; then
+ * it starts bwrap as uid 0 of a user namespace of its own, owned by root,
+ * whose uid 0 is the host user (src/userns-fork.c). The keeper stays
+ * root, outside. Plain libc, static where the toolchain can be. */
 #include "config.h"
 
 #include <dirent.h>
@@ -59,6 +59,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "userns-fork.h"
 
 extern char **environ;
 
@@ -241,6 +243,69 @@ spawn_bwrap (char **argv,
   return rc == 0 ? pid : -1;
 }
 
+/* In the child of a staged launch: what posix_spawn's attributes do for
+ * the other (a clean signal state, bwrap's group, only bwrap's fds, and
+ * `report`, close-on-exec, to say why exec failed). */
+static void
+exec_bwrap_child (char **argv,
+                  int life_fd,
+                  pid_t pgid,
+                  int report)
+{
+  sigset_t none;
+  int err;
+
+  sigemptyset (&none);
+  for (int sig = 1; sig < NSIG; sig++)
+    signal (sig, SIG_DFL);
+  sigprocmask (SIG_SETMASK, &none, NULL);
+  setpgid (0, pgid);
+  if (report > life_fd)
+    close_range ((unsigned) life_fd, (unsigned) report - 1, 0);
+  close_range ((unsigned) (report > life_fd ? report + 1 : life_fd), ~0U, 0);
+  execve (argv[0], argv, environ);
+  err = errno;
+  (void) write (report, &err, sizeof err);
+  _exit (127);
+}
+
+/* bwrap as uid 0 of a user namespace of root's whose uid 0 is the host
+ * user (see src/userns-fork.c): 0 with its pid, else an errno. */
+static pid_t
+spawn_bwrap_as (char **argv,
+                int life_fd,
+                pid_t pgid,
+                uid_t uid,
+                gid_t gid,
+                int *out_errno)
+{
+  int report[2], err = 0;
+  pid_t pid;
+  ssize_t n;
+
+  if (pipe2 (report, O_CLOEXEC) != 0)
+    return *out_errno = errno, -1;
+  if ((pid = cordon_userns_fork (uid, gid, out_errno)) == 0)
+    {
+      close (report[0]);
+      exec_bwrap_child (argv, life_fd, pgid, report[1]);
+    }
+  close (report[1]);
+  if (pid > 0)
+    setpgid (pid, pgid);
+  while (pid > 0 && (n = read (report[0], &err, sizeof err)) < 0 && errno == EINTR)
+    ;
+  close (report[0]);
+  if (pid > 0 && err != 0)
+    {
+      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+      *out_errno = err;
+      return -1;
+    }
+  return pid;
+}
+
 /* --- the stage: see src/stage.h ---------------------------------------- */
 
 #define MAX_STAGE_LINES 256
@@ -412,26 +477,16 @@ apply_mounts (const StageLine *lines,
   return 0;
 }
 
-/* For good: no way back to root, no group of root's. */
+/* 0 once every instruction is done, with the host user's ids in
+ * *out_uid and *out_gid; else -1 with errno, and why on stderr. */
 static int
-become (const StageLine *l)
-{
-  uid_t uid = (uid_t) strtoul (l->f[1], NULL, 10);
-  gid_t gid = (gid_t) strtoul (l->f[2], NULL, 10);
-
-  if (uid == 0 || setgroups (0, NULL) != 0 || setresgid (gid, gid, gid) != 0
-      || setresuid (uid, uid, uid) != 0 || geteuid () != uid || getegid () != gid)
-    return errno = errno != 0 ? errno : EPERM, stage_fail ("cannot become the sandbox's host user, uid", l->f[1]);
-  return 0;
-}
-
-/* 0 once every instruction is done and the keeper is the host user;
- * else -1 with errno, and why on stderr. */
-static int
-stage (int stage_fd)
+stage (int stage_fd,
+       uid_t *out_uid,
+       gid_t *out_gid)
 {
   static char spec[1 << 16];
   static StageLine lines[MAX_STAGE_LINES];
+  const StageLine *ids;
   size_t n_lines = 0;
   int mounts = 0;
 
@@ -446,9 +501,15 @@ stage (int stage_fd)
     return stage_fail ("cannot make a mount namespace for", "the sandbox");
   if (apply_mounts (lines, n_lines, stage_fd) != 0)
     return -1;
-  if (n_lines == 0 || lines[n_lines - 1].n != 3 || strcmp (lines[n_lines - 1].f[0], "ids") != 0)
+  ids = n_lines > 0 ? &lines[n_lines - 1] : NULL;
+  if (ids == NULL || ids->n != 3 || strcmp (ids->f[0], "ids") != 0)
     return errno = EINVAL, stage_fail ("no identity in", "the stage");
-  return become (&lines[n_lines - 1]);
+  *out_uid = (uid_t) strtoul (ids->f[1], NULL, 10);
+  *out_gid = (gid_t) strtoul (ids->f[2], NULL, 10);
+  /* Never root, nor root's group: that is what the stage is for. */
+  if (*out_uid == 0 || *out_gid == 0)
+    return errno = EINVAL, stage_fail ("refusing the host user of", "the stage");
+  return 0;
 }
 
 typedef struct
@@ -546,6 +607,8 @@ main (int argc,
   static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
   Keeper k = { 0 };
   int spawn_errno = 0, sigfd;
+  uid_t uid = 0;
+  gid_t gid = 0;
   sigset_t chld;
 
   if (!parse_args (argc, argv, &k))
@@ -564,12 +627,13 @@ main (int argc,
       say (k.life_fd, 'E', errno);
       return 125;
     }
-  if (k.stage_fd >= 0 && stage (k.stage_fd) != 0)
+  if (k.stage_fd >= 0 && stage (k.stage_fd, &uid, &gid) != 0)
     {
       say (k.life_fd, 'S', errno != 0 ? errno : EINVAL);
       return 125;
     }
-  k.bwrap = spawn_bwrap (k.bwrap_argv, k.life_fd, k.pgid, &spawn_errno);
+  k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)
+                            : spawn_bwrap (k.bwrap_argv, k.life_fd, k.pgid, &spawn_errno);
   /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
    * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
    * after this, so that none is among them.) */

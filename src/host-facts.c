@@ -7,13 +7,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "host-facts.h"
+#include "host-identity.h"
 #include "path-util.h"
 #include "policy-vars.h"
 #include "probe.h"
@@ -74,25 +74,16 @@ read_namespaces (CordonHostFacts *facts)
     }
 }
 
-/* The host's user namespace maps every id to itself. */
+/* Whether uid 0 here is host root: it maps to uid 0 of the namespace
+ * above (the host's, or one that does the same: cordon cannot see
+ * further, so it assumes the worst). */
 static gboolean
-in_initial_userns (void)
+root_is_host_root (void)
 {
-  g_autofree char *map = cordon_probe_read_value ("/proc/self/uid_map");
-  guint64 inside = 1, outside = 1, count = 0;
+  g_autoptr(GArray) map = cordon_probe_read_id_map ("/proc/self/uid_map");
+  guint64 outside = 1;
 
-  return map != NULL
-         && sscanf (map, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-                    &inside, &outside, &count) == 3
-         && inside == 0 && outside == 0 && count == G_GUINT64_CONSTANT (4294967295);
-}
-
-static guint64
-read_cap_eff (void)
-{
-  g_autofree char *cap = cordon_probe_self_status ("CapEff");
-
-  return cap != NULL ? g_ascii_strtoull (cap, NULL, 16) : 0;
+  return !cordon_probe_id_map_find (map, 0, &outside) || outside == 0;
 }
 
 CordonHostFacts *
@@ -112,8 +103,8 @@ cordon_host_facts_new (const char *sysroot,
   facts->identity.uid = facts->uid;
   facts->identity.gid = facts->gid;
   /* A fixture root stands for a host where cordon may do what it needs. */
-  facts->cap_eff = facts->sysroot[0] == '\0' ? read_cap_eff () : G_MAXUINT64;
-  facts->initial_userns = facts->sysroot[0] != '\0' || in_initial_userns ();
+  facts->cap_eff = facts->sysroot[0] == '\0' ? cordon_probe_self_caps () : G_MAXUINT64;
+  facts->root_is_host_root = facts->sysroot[0] != '\0' || root_is_host_root ();
   facts->env = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     facts->env[i] = g_strdup (envp[i]);
@@ -674,183 +665,6 @@ cordon_host_facts_stat_ancestors (CordonHostFacts *facts,
   cordon_host_facts_stat (facts, "/");
 }
 
-/* An account, from the host's user database, or from the fixture's
- * /etc/passwd under a sysroot (a test must not depend on the machine). */
-static gboolean
-lookup_account (const CordonHostFacts *facts,
-                const char *name,
-                uid_t uid,
-                uid_t *out_uid,
-                gid_t *out_gid,
-                char **out_name)
-{
-  struct passwd *pw = NULL;
-  FILE *f = NULL;
-
-  if (facts->sysroot[0] == '\0')
-    pw = name != NULL ? getpwnam (name) : getpwuid (uid);
-  else
-    {
-      g_autofree char *path = g_strconcat (facts->sysroot, "/etc/passwd", NULL);
-
-      f = fopen (path, "re");
-      while (f != NULL && (pw = fgetpwent (f)) != NULL
-             && !(name != NULL ? g_str_equal (pw->pw_name, name) : pw->pw_uid == uid))
-        ;
-    }
-  if (pw != NULL)
-    {
-      *out_uid = pw->pw_uid;
-      *out_gid = pw->pw_gid;
-      *out_name = g_strdup (pw->pw_name);
-    }
-  if (f != NULL)
-    fclose (f);
-  return pw != NULL;
-}
-
-/* TRUE when `id` is mapped in cordon's own user namespace (a container's
- * may map only some): a process cannot become an unmapped uid. With
- * `out_highest`, also the highest mapped id not above `id`. */
-static gboolean
-id_is_mapped (const CordonHostFacts *facts,
-              const char *map_file,
-              guint32 id,
-              guint32 *out_highest)
-{
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  guint64 highest = 0;
-
-  if (facts->sysroot[0] != '\0')
-    return TRUE;
-  if (!g_file_get_contents (map_file, &text, NULL, NULL))
-    return FALSE;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      guint64 inside = 0, outside = 0, count = 0;
-
-      if (sscanf (lines[i], "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-                  &inside, &outside, &count) != 3 || count == 0)
-        continue;
-      if (id >= inside && id - inside < count)
-        return TRUE;
-      if (inside <= id)
-        highest = MAX (highest, inside + count - 1);
-    }
-  if (out_highest != NULL)
-    *out_highest = (guint32) highest;
-  return FALSE;
-}
-
-/* auto's uid where CORDON_AUTO_HOST_UID is not mapped (cordon is root of
- * a container's user namespace): the highest mapped uid below it that
- * no account has and that is not one of the overflow ids. 0: none. */
-static uid_t
-auto_uid_fallback (const CordonHostFacts *facts)
-{
-  guint32 uid = 0, gid = 0;
-  uid_t u = 0;
-  gid_t g = 0;
-  g_autofree char *name = NULL;
-
-  (void) id_is_mapped (facts, "/proc/self/uid_map", CORDON_AUTO_HOST_UID, &uid);
-  (void) id_is_mapped (facts, "/proc/self/gid_map", CORDON_AUTO_HOST_UID, &gid);
-  uid = MIN (uid, gid);
-  if (uid >= 65534)
-    uid = 65533;
-  if (uid == 0 || !id_is_mapped (facts, "/proc/self/uid_map", uid, NULL)
-      || !id_is_mapped (facts, "/proc/self/gid_map", uid, NULL)
-      || lookup_account (facts, NULL, uid, &u, &g, &name))
-    return 0;
-  return uid;
-}
-
-static void
-identity_fail (CordonHostIdentity *id,
-               const char *format,
-               ...) G_GNUC_PRINTF (2, 3);
-
-static void
-identity_fail (CordonHostIdentity *id,
-               const char *format,
-               ...)
-{
-  va_list ap;
-
-  va_start (ap, format);
-  g_free (id->error);
-  id->error = g_strdup_vprintf (format, ap);
-  va_end (ap);
-}
-
-/* [identity] host-user= for a root caller: the uid and gid its sandbox
- * runs as. auto's uid must be nobody's account: a dedicated identity
- * owns nothing on the host. Any other caller runs its sandbox as itself. */
-void
-cordon_host_facts_resolve_identity (CordonHostFacts *facts,
-                                    const CordonItem *host_user)
-{
-  CordonHostIdentity *id = &facts->identity;
-  gint64 how = host_user != NULL ? host_user->num : CORDON_HOST_USER_AUTO;
-  g_autofree char *name = NULL;
-  uid_t uid = 0;
-  gid_t gid = 0;
-
-  g_clear_pointer (&id->name, g_free);
-  g_clear_pointer (&id->error, g_free);
-  id->uid = facts->uid;
-  id->gid = facts->gid;
-  if (facts->uid != 0 || how == CORDON_HOST_USER_ROOT)
-    return;
-  /* uid 0 of a user namespace of its own (a container's, or cordon inside
-   * another sandbox) is not host root: where it cannot change uid, or
-   * maps no other to become, auto runs the sandbox as that uid 0. */
-  if (!facts->initial_userns && how == CORDON_HOST_USER_AUTO
-      && ((facts->cap_eff & ((1u << 6) | (1u << 7))) != ((1u << 6) | (1u << 7))
-          || (!id_is_mapped (facts, "/proc/self/uid_map", CORDON_AUTO_HOST_UID, NULL)
-              && auto_uid_fallback (facts) == 0)))
-    return;
-  if (how == CORDON_HOST_USER_AUTO)
-    {
-      uid = gid = CORDON_AUTO_HOST_UID;
-      if (!id_is_mapped (facts, "/proc/self/uid_map", uid, NULL) && auto_uid_fallback (facts) != 0)
-        uid = gid = auto_uid_fallback (facts);
-      if (lookup_account (facts, NULL, uid, &uid, &gid, &name))
-        {
-          identity_fail (id, "uid %u (host-user=auto) is the account '%s' on this host, not a "
-                         "dedicated identity: name an unprivileged user for the sandbox with "
-                         "[identity] host-user=", (guint) uid, name);
-          return;
-        }
-      g_clear_pointer (&name, g_free);
-    }
-  else if (how == CORDON_HOST_USER_NAMED && !lookup_account (facts, host_user->text, 0, &uid, &gid, &name))
-    {
-      identity_fail (id, "no user '%s' on this host", host_user->text);
-      return;
-    }
-  else if (how > 0 && !lookup_account (facts, NULL, (uid_t) how, &uid, &gid, &name))
-    uid = gid = (uid_t) how;
-  if (uid == 0)
-    {
-      identity_fail (id, "'%s' is uid 0: write host-user=root for a sandbox that runs as host "
-                     "root (a degradation)", host_user->text);
-      return;
-    }
-  if (!id_is_mapped (facts, "/proc/self/uid_map", uid, NULL) || !id_is_mapped (facts, "/proc/self/gid_map", gid, NULL))
-    {
-      identity_fail (id, "uid %u / gid %u is not mapped in cordon's user namespace (a container's, "
-                     "or another sandbox's): name a mapped unprivileged user with [identity] "
-                     "host-user=", (guint) uid, (guint) gid);
-      return;
-    }
-  id->uid = uid;
-  id->gid = gid;
-  id->name = g_steal_pointer (&name);
-}
-
 /* The directories above every path known so far, and above the helper:
  * compile decides from them what the sandbox's host user can reach. */
 static void
@@ -920,7 +734,7 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
   if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
     cordon_host_facts_read_unix_sockets (facts);
-  cordon_host_facts_resolve_identity (facts, cordon_policy_get (policy, CORDON_KEY_IDENTITY_HOST_USER));
+  cordon_host_identity_resolve (facts, cordon_policy_get (policy, CORDON_KEY_IDENTITY_HOST_USER));
   if (facts->identity.uid != facts->uid)
     scan_ancestors (facts);
 }

@@ -51,11 +51,7 @@ typedef struct
   char *error;         /* why host-user= cannot be met on this host, or NULL */
 } CordonHostIdentity;
 
-/* The uid and gid that host-user=auto gives a root caller's sandbox: no
- * account has them (cordon refuses to run where one does), they own no
- * file, and they lie outside the ranges systemd, Debian and useradd's
- * subordinate ids hand out (below 100000, above the 16-bit ones). */
-#define CORDON_AUTO_HOST_UID 99999
+
 
 typedef struct
 {
@@ -81,7 +77,7 @@ typedef struct
   char *cache_dir_real;
   CordonHostIdentity identity;  /* resolved by scan_policy */
   guint64 cap_eff;          /* cordon's own effective capabilities */
-  gboolean initial_userns;  /* cordon runs in the host's user namespace: its uid 0 is host root */
+  gboolean root_is_host_root; /* cordon's uid 0 maps to the host's (or may: not a container's own) */
   char *helper_path;        /* cordon-exec, bound into the sandbox; NULL unknown */
 } CordonHostFacts;
 
@@ -102,8 +98,7 @@ void cordon_host_facts_glob (CordonHostFacts *facts,
                              const char *pattern);
 void cordon_host_facts_stat_ancestors (CordonHostFacts *facts,
                                        const char *path);
-void cordon_host_facts_resolve_identity (CordonHostFacts *facts,
-                                         const CordonItem *host_user);
+
 extern const char * const cordon_minimal_root_entries[];
 
 void cordon_host_facts_scan_policy (CordonHostFacts *facts,

@@ -5,9 +5,10 @@
  * compares uids rather than capabilities still passes (the files of
  * /proc/sys, /etc/shadow, any file of root's with mode 0600). So the
  * sandbox of a root caller runs as another host user ([identity]
- * host-user=, by default a dedicated uid that owns nothing): bwrap is
- * started as that user, by cordon-keeper, and makes its namespaces like
- * any unprivileged caller's, uid 0 inside and no capability.
+ * host-user=, by default a dedicated uid that owns nothing): cordon-keeper
+ * starts bwrap as uid 0 of a user namespace of root's whose uid 0 is that
+ * user (see userns-fork.c for why root must own it), and the sandbox is
+ * uid 0 there, without capabilities, and that user on the host.
  *
  * Two things must be ready before, in a mount namespace of the keeper's
  * own (nothing of it is seen on the host):
@@ -26,16 +27,17 @@
  * Pure: it reads the plan, the policy and the host facts. */
 #include "config.h"
 
+#include <linux/capability.h>
 #include <string.h>
 
 #include "identity.h"
 #include "path-util.h"
+#include "seccomp-filter.h"
 
 #define CAP_BIT(n) (G_GUINT64_CONSTANT (1) << (n))
-#define CAP_SETGID_BIT CAP_BIT (6)
-#define CAP_SETUID_BIT CAP_BIT (7)
-#define CAP_SYS_ADMIN_BIT CAP_BIT (21)
-#define CAP_SETFCAP 31
+#define CAP_SETGID_BIT CAP_BIT (CAP_SETGID)
+#define CAP_SETUID_BIT CAP_BIT (CAP_SETUID)
+#define CAP_SYS_ADMIN_BIT CAP_BIT (CAP_SYS_ADMIN)
 
 typedef struct
 {
@@ -194,6 +196,45 @@ is_writable_rule (const CordonOp *op)
          && (op->key == CORDON_KEY_FS_WRITABLE || op->key == CORDON_KEY_FS_WRITABLE_TRY);
 }
 
+/* The first symlink on the way to `path`, `path` itself included, or
+ * NULL. */
+static char *
+symlink_on_the_way (const Ctx *x,
+                    const char *path)
+{
+  g_autoptr(GPtrArray) way = prefixes (path);
+
+  for (guint i = 1; i < way->len; i++)
+    {
+      const CordonPathInfo *info = cordon_host_facts_lookup (x->facts, g_ptr_array_index (way, i));
+
+      if (info != NULL && info->kind == CORDON_PATH_SYMLINK)
+        return g_strdup (g_ptr_array_index (way, i));
+    }
+  return NULL;
+}
+
+/* cordon, as root, cuts the trees of the stage: it follows no symlink to
+ * them. One in a writable path, this plan's or an earlier run's, may have
+ * been made by a sandbox (through the idmapped path it is root's like any
+ * other), and would have root bind a directory of its own writable, or
+ * show files of root's. */
+static gboolean
+refuse_symlinked (const Ctx *x,
+                  const char *path,
+                  const CordonOp *op,
+                  GError **error)
+{
+  g_autofree char *link = symlink_on_the_way (x, path);
+
+  if (link == NULL)
+    return TRUE;
+  fail (x, op != NULL ? &op->rule : NULL, error, "%s is reached through the symlink %s: for a "
+        "sandbox run as uid %u, cordon follows no symlink to what it binds in before bwrap (a "
+        "sandbox could have made it); name the real path", path, link, (guint) x->uid);
+  return FALSE;
+}
+
 /* Each writable path of the policy, idmapped (one below another is
  * reached through it, idmap and all). */
 static gboolean
@@ -203,17 +244,11 @@ stage_writable (Ctx *x,
   for (guint i = 0; i < x->plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (x->plan->ops, i);
-      const CordonPathInfo *info;
 
       if (!is_writable_rule (op) || stage_at_or_above (x, op->src, CORDON_STAGE_IDMAP) != NULL)
         continue;
-      info = cordon_host_facts_lookup (x->facts, op->src);
-      if (info != NULL && info->kind == CORDON_PATH_SYMLINK)
-        {
-          fail (x, &op->rule, error, "the writable path %s is a symlink: for a sandbox run as "
-                "uid %u it is bound by its own name only (name its target)", op->src, (guint) x->uid);
-          return FALSE;
-        }
+      if (!refuse_symlinked (x, op->src, op, error))
+        return FALSE;
       add_stage (x, CORDON_STAGE_IDMAP, op->src, op,
                  g_strdup_printf ("writable for uid %u, idmapped: what it makes there is the "
                                   "caller's on the host", (guint) x->uid));
@@ -264,6 +299,10 @@ stage_source (Ctx *x,
   if (closed == NULL)
     return TRUE;
   if (!add_shadow (x, closed, op, error))
+    return FALSE;
+  if (stage_at_or_above (x, src, CORDON_STAGE_IDMAP) == NULL
+      && stage_at_or_above (x, src, CORDON_STAGE_CLONE) == NULL
+      && !refuse_symlinked (x, src, op, error))
     return FALSE;
   if (stage_at_or_above (x, src, CORDON_STAGE_IDMAP) == NULL
       && stage_at_or_above (x, src, CORDON_STAGE_CLONE) == NULL)
@@ -391,8 +430,7 @@ prune_one (Ctx *x,
   reason = g_strdup_printf ("uid %u, the sandbox's host user, cannot reach it (%s): no %s needed",
                             (guint) x->uid, what, op->kind == CORDON_OP_TMPFS ? "tmpfs" : "mask");
   cordon_plan_add_skip_at (x->plan, op->key, &op->rule, op->dest, reason);
-  if (op->kind != CORDON_OP_TMPFS)
-    g_ptr_array_add (x->plan->unreachable, g_strdup (op->dest));
+  g_ptr_array_add (x->plan->unreachable, g_strdup (op->dest));
   g_ptr_array_remove_index (x->plan->ops, index);
   return TRUE;
 }
@@ -405,35 +443,6 @@ prune_unreachable (Ctx *x,
     if (!prune_one (x, i, error))
       return FALSE;
   return TRUE;
-}
-
-/* The user namespace bwrap makes as the user (it cannot do without one),
- * and uid 0 inside, as a root caller's sandbox always had. */
-static void
-add_identity_ops (Ctx *x)
-{
-  guint at = 0;
-  CordonOp *op;
-
-  if (!(x->plan->namespaces & CORDON_NS_USER))
-    {
-      op = cordon_op_new (CORDON_OP_UNSHARE, NULL, NULL, NULL,
-                          "bwrap, run as another user than root, makes a user namespace");
-      op->ns = CORDON_NS_USER;
-      op->key = CORDON_KEY_IDENTITY_HOST_USER;
-      if (x->rule != NULL)
-        op->rule = x->rule->loc;
-      g_ptr_array_insert (x->plan->ops, 0, op);
-      x->plan->namespaces |= CORDON_NS_USER;
-    }
-  for (guint i = 0; i < x->plan->ops->len; i++)
-    if (((CordonOp *) g_ptr_array_index (x->plan->ops, i))->kind == CORDON_OP_UNSHARE)
-      at = i + 1;
-  op = cordon_op_new (CORDON_OP_SANDBOX_ID, NULL, NULL, x->rule, NULL);
-  op->key = CORDON_KEY_IDENTITY_HOST_USER;
-  op->why = g_strdup_printf ("uid 0 without capabilities inside; uid %u, gid %u on the host",
-                             (guint) x->uid, (guint) x->gid);
-  g_ptr_array_insert (x->plan->ops, (gint) at, op);
 }
 
 static gboolean
@@ -451,29 +460,60 @@ check_caps (Ctx *x,
   return FALSE;
 }
 
-/* A file capability set through an idmapped writable path would be
- * stored as root's on the host: any user who runs the file later gets
- * the capability (the way around the set-ID filter). */
 static gboolean
-refuse_setfcap (Ctx *x,
-                const CordonPolicy *policy,
-                GError **error)
+has_idmap (const Ctx *x)
+{
+  for (guint j = 0; j < x->plan->stage->len; j++)
+    if (((CordonStage *) g_ptr_array_index (x->plan->stage, j))->kind == CORDON_STAGE_IDMAP)
+      return TRUE;
+  return FALSE;
+}
+
+/* What the sandbox makes in an idmapped writable path is root's on the
+ * host. Two ways around the set-ID filter would then hand every local
+ * user root: a file capability (keep=setfcap), and the filter's mode
+ * rules taken out (profile=none, or allow= of a call that sets a mode). */
+static gboolean
+refuse_root_makers (Ctx *x,
+                    const CordonPolicy *policy,
+                    GError **error)
 {
   GPtrArray *keep = cordon_policy_get_list (policy, CORDON_KEY_CAPS_KEEP);
+  GPtrArray *allow = cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW);
+  const CordonItem *profile = cordon_policy_get (policy, CORDON_KEY_SECCOMP_PROFILE);
 
+  if (!has_idmap (x))
+    return TRUE;
   for (guint i = 0; i < keep->len; i++)
     {
       const CordonItem *it = g_ptr_array_index (keep, i);
 
       if (it->num == CAP_SETFCAP)
-        for (guint j = 0; j < x->plan->stage->len; j++)
-          if (((CordonStage *) g_ptr_array_index (x->plan->stage, j))->kind == CORDON_STAGE_IDMAP)
-            {
-              fail (x, &it->loc, error, "keep=%s cannot be given to a sandbox run as uid %u with "
-                    "a writable path: a file capability it set there would be root's on the "
-                    "host", it->text, (guint) x->uid);
-              return FALSE;
-            }
+        {
+          fail (x, &it->loc, error, "keep=%s cannot be given to a sandbox run as uid %u with a "
+                "writable path: a file capability it set there would be root's on the host",
+                it->text, (guint) x->uid);
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < allow->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (allow, i);
+
+      if (cordon_seccomp_sets_mode (it->text))
+        {
+          fail (x, &it->loc, error, "allow=%s cannot be given to a sandbox run as uid %u with a "
+                "writable path: a set-user-ID file it made there would be root's on the host",
+                it->text, (guint) x->uid);
+          return FALSE;
+        }
+    }
+  if (cordon_policy_get_num (policy, CORDON_KEY_SECCOMP_PROFILE) == CORDON_SECCOMP_NONE)
+    {
+      fail (x, profile != NULL ? &profile->loc : NULL, error, "profile=none cannot be given to a "
+            "sandbox run as uid %u with a writable path: a set-user-ID file it made there would "
+            "be root's on the host", (guint) x->uid);
+      return FALSE;
     }
   return TRUE;
 }
@@ -513,14 +553,13 @@ cordon_identity_compile (CordonPlan *plan,
     }
   if (facts->identity.uid == 0)
     {
-      plan->host_root = facts->initial_userns;
+      plan->host_root = facts->root_is_host_root;
       return TRUE;
     }
   plan->switch_identity = TRUE;
   if (!check_caps (&x, CAP_SETUID_BIT | CAP_SETGID_BIT, error))
     return FALSE;
-  add_identity_ops (&x);
-  if (!stage_writable (&x, error) || !refuse_setfcap (&x, policy, error)
+  if (!stage_writable (&x, error) || !refuse_root_makers (&x, policy, error)
       || !stage_sources (&x, error) || !prune_unreachable (&x, error))
     return FALSE;
   g_ptr_array_sort (plan->stage, compare_stages);

@@ -16,6 +16,7 @@
 #include "compile.h"
 #include "doctor.h"
 #include "host-facts.h"
+#include "host-identity.h"
 #include "policy-check.h"
 #include "policy-parse.h"
 #include "policy-source.h"
@@ -914,16 +915,6 @@ run_prepare (Run *run,
       run_fail (run, "host", error->message);
       return FALSE;
     }
-  /* A setuid bwrap started by the host user would make the namespaces as
-   * root and refuse --uid 0: it cannot run a root caller's sandbox as
-   * another user. */
-  if (run->plan->switch_identity && cordon_launch_bwrap_is_setuid (run->facts->bwrap_path))
-    {
-      run_fail (run, "host", "a setuid bwrap cannot run a root caller's sandbox as another host "
-                             "user; use a bwrap without the setuid bit, or set [identity] "
-                             "host-user=root (the sandbox then runs as host root, a degradation)");
-      return FALSE;
-    }
   if (!run_probe (run, o->reprobe))
     return FALSE;
   run_name_degradations (run);
@@ -1113,7 +1104,7 @@ cmd_doctor (int argc,
   facts = cordon_host_facts_new ("", (const char * const *) environ, NULL, &error);
   if (facts == NULL)
     return fail ("%s", error->message);
-  cordon_host_facts_resolve_identity (facts, NULL);
+  cordon_host_identity_resolve (facts, NULL);
   req.bwrap_path = bwrap != NULL ? bwrap : facts->bwrap_path;
   req.cache_dir = facts->cache_dir;
   req.uid = facts->uid;

@@ -161,7 +161,7 @@ cordon_op_kind_name (CordonOpKind kind)
 {
   static const char * const names[CORDON_OP_MAX] = {
     "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
-    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir", "sandbox-id",
+    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir",
   };
 
   g_return_val_if_fail (kind < CORDON_OP_MAX, "?");

@@ -28,7 +28,6 @@ typedef enum
   CORDON_OP_MASK_FILE,        /* /dev/null bound read-only over dest */
   CORDON_OP_MASK_DIR,         /* empty read-only tmpfs over dest */
   CORDON_OP_CHDIR,
-  CORDON_OP_SANDBOX_ID,       /* uid and gid 0 inside, for a root caller run as another user */
   CORDON_OP_MAX
 } CordonOpKind;
 

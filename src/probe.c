@@ -9,8 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,6 +20,7 @@
 #include "file-util.h"
 #include "policy.h"
 #include "probe.h"
+#include "userns-fork.h"
 
 #define CACHE_MAGIC "cordon-probe 1"
 
@@ -117,17 +118,55 @@ runs_as_gid (const CordonProbeRequest *request)
   return request->switch_identity ? request->host_gid : getgid ();
 }
 
-/* In a child about to exec bwrap (or to try a namespace): become the
- * host user, for good, or die. Async-signal-safe calls only. */
-static void
-become_host_user (gpointer data)
+/* A child as bwrap would be started for the run: the caller itself, or
+ * uid 0 of a user namespace of root's that is the host user (see
+ * userns-fork.c). 0 in the child, its pid in the parent, -1 on failure. */
+static pid_t
+fork_as_sandbox_user (const CordonProbeRequest *request)
 {
-  const CordonProbeRequest *request = data;
+  int err = 0;
 
-  if (request->switch_identity
-      && (setgroups (0, NULL) != 0 || setresgid (request->host_gid, request->host_gid, request->host_gid) != 0
-          || setresuid (request->host_uid, request->host_uid, request->host_uid) != 0))
-    _exit (127);
+  if (request->switch_identity)
+    return cordon_userns_fork (request->host_uid, request->host_gid, &err);
+  return fork ();
+}
+
+/* `argv` run as bwrap would be, its output discarded: TRUE with its wait
+ * status, FALSE (with `error`) when it could not be started. */
+static gboolean
+run_quiet (const CordonProbeRequest *request,
+           const char * const *argv,
+           int *out_status,
+           GError **error)
+{
+  const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+  pid_t pid = fork_as_sandbox_user (request);
+  int null_fd;
+
+  if (pid == 0)
+    {
+      /* Async-signal-safe calls only, from here to exec. */
+      if ((null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0)
+        {
+          dup2 (null_fd, STDOUT_FILENO);
+          dup2 (null_fd, STDERR_FILENO);
+        }
+      close_range (3, ~0U, 0);
+      execve (argv[0], (char **) argv, (char **) envp);
+      _exit (127);
+    }
+  if (pid < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s", argv[0], g_strerror (errno));
+      return FALSE;
+    }
+  while (waitpid (pid, out_status, 0) < 0)
+    if (errno != EINTR)
+      {
+        g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "waitpid: %s", g_strerror (errno));
+        return FALSE;
+      }
+  return TRUE;
 }
 
 static gboolean
@@ -296,7 +335,6 @@ try_bwrap (const CordonProbeRequest *request,
 {
   g_auto(GStrv) opts = cordon_probe_bwrap_args (request->namespaces, with_proc);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
   int status = 0;
 
   g_ptr_array_add (argv, (gpointer) request->bwrap_path);
@@ -305,11 +343,14 @@ try_bwrap (const CordonProbeRequest *request,
   g_ptr_array_add (argv, (gpointer) "--");
   g_ptr_array_add (argv, (gpointer) "true");
   g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp,
-                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                     become_host_user, (gpointer) request, NULL, NULL, &status, error))
+  if (access (request->bwrap_path, X_OK) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "%s", g_strerror (errno));
+      return FALSE;
+    }
+  if (!run_quiet (request, (const char * const *) argv->pdata, &status, error))
     return FALSE;
-  return g_spawn_check_wait_status (status, NULL);
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
 /* bwrap 0.8.0 added --disable-userns (no user namespace can be made
@@ -319,15 +360,11 @@ takes_disable_userns (const CordonProbeRequest *request)
 {
   const char *argv[] = { request->bwrap_path, "--unshare-user", "--disable-userns",
                          "--ro-bind", "/", "/", "--", "true", NULL };
-  const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
   int status = 0;
 
-  if (!(request->namespaces & CORDON_NS_USER)
-      || !g_spawn_sync (NULL, (char **) argv, (char **) envp,
-                        G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                        become_host_user, (gpointer) request, NULL, NULL, &status, NULL))
+  if (!(request->namespaces & CORDON_NS_USER) || !run_quiet (request, argv, &status, NULL))
     return FALSE;
-  return g_spawn_check_wait_status (status, NULL);
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
 static gboolean
@@ -345,13 +382,10 @@ static int
 try_unshare_user (const CordonProbeRequest *request)
 {
   int status = 0;
-  pid_t pid = fork ();
+  pid_t pid = fork_as_sandbox_user (request);
 
   if (pid == 0)
-    {
-      become_host_user ((gpointer) request);
-      _exit (unshare (CLONE_NEWUSER) == 0 ? 0 : errno & 0xff);
-    }
+    _exit (unshare (CLONE_NEWUSER) == 0 ? 0 : errno & 0xff);
   if (pid < 0)
     return -1;
   while (waitpid (pid, &status, 0) < 0)
@@ -360,30 +394,80 @@ try_unshare_user (const CordonProbeRequest *request)
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
 }
 
+/* /proc/self/uid_map or gid_map as ranges: CordonIdRange, in file order;
+ * NULL when it cannot be read. */
+GArray *
+cordon_probe_read_id_map (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  GArray *map;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  map = g_array_new (FALSE, FALSE, sizeof (CordonIdRange));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 inside = 0, outside = 0, count = 0;
+      CordonIdRange r;
+
+      if (sscanf (lines[i], "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+                  &inside, &outside, &count) != 3 || count == 0)
+        continue;
+      r.inside = inside;
+      r.outside = outside;
+      r.count = count;
+      g_array_append_val (map, r);
+    }
+  return map;
+}
+
+/* TRUE with *out_outside when `inside` is mapped by `map`. */
+gboolean
+cordon_probe_id_map_find (const GArray *map,
+                          guint64 inside,
+                          guint64 *out_outside)
+{
+  for (guint i = 0; map != NULL && i < map->len; i++)
+    {
+      const CordonIdRange *r = &g_array_index (map, CordonIdRange, i);
+
+      if (inside >= r->inside && inside - r->inside < r->count)
+        {
+          if (out_outside != NULL)
+            *out_outside = r->outside + (inside - r->inside);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* cordon's effective capabilities (CapEff), 0 when unreadable. */
+guint64
+cordon_probe_self_caps (void)
+{
+  g_autofree char *cap = cordon_probe_self_status ("CapEff");
+
+  return cap != NULL ? g_ascii_strtoull (cap, NULL, 16) : 0;
+}
+
 /* TRUE inside a user namespace other than the host's: the identity map
  * of the whole range is the initial namespace's. */
 static gboolean
 in_child_userns (void)
 {
-  g_autofree char *map = cordon_probe_read_value ("/proc/self/uid_map");
-  g_auto(GStrv) f = map != NULL ? g_strsplit_set (map, " \t\n", -1) : NULL;
-  g_autoptr(GPtrArray) words = g_ptr_array_new ();
+  g_autoptr(GArray) map = cordon_probe_read_id_map ("/proc/self/uid_map");
+  const CordonIdRange *r = map != NULL && map->len == 1 ? &g_array_index (map, CordonIdRange, 0) : NULL;
 
-  for (guint i = 0; f != NULL && f[i] != NULL; i++)
-    if (f[i][0] != '\0')
-      g_ptr_array_add (words, f[i]);
-  return words->len != 3 || !g_str_equal (g_ptr_array_index (words, 0), "0")
-         || !g_str_equal (g_ptr_array_index (words, 1), "0")
-         || !g_str_equal (g_ptr_array_index (words, 2), "4294967295");
+  return r == NULL || r->inside != 0 || r->outside != 0 || r->count != G_GUINT64_CONSTANT (4294967295);
 }
 
 /* Bit 31 of CapEff: CAP_SETFCAP. */
 static gboolean
 has_cap_setfcap (void)
 {
-  g_autofree char *cap = cordon_probe_self_status ("CapEff");
-
-  return cap != NULL && (g_ascii_strtoull (cap, NULL, 16) & (G_GUINT64_CONSTANT (1) << 31)) != 0;
+  return (cordon_probe_self_caps () & (G_GUINT64_CONSTANT (1) << 31)) != 0;
 }
 
 /* Why bwrap failed, from the host's own settings and cordon's own tries

@@ -63,6 +63,20 @@ char *cordon_probe_cache_key (const CordonProbeRequest *request,
 char **cordon_probe_bwrap_args (guint namespaces,
                                 gboolean with_proc);
 
+/* One line of /proc/PID/uid_map or gid_map. */
+typedef struct
+{
+  guint64 inside;
+  guint64 outside;
+  guint64 count;
+} CordonIdRange;
+
+GArray *cordon_probe_read_id_map (const char *path);
+gboolean cordon_probe_id_map_find (const GArray *map,
+                                   guint64 inside,
+                                   guint64 *out_outside);
+guint64 cordon_probe_self_caps (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonProbe, cordon_probe_free)
 
 G_END_DECLS

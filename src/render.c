@@ -75,9 +75,6 @@ render_op (CordonBwrapArgv *argv,
     case CORDON_OP_CHDIR:
       cordon_bwrap_argv_add_many (argv, index, "--chdir", op->dest, NULL);
       break;
-    case CORDON_OP_SANDBOX_ID:
-      cordon_bwrap_argv_add_many (argv, index, "--uid", "0", "--gid", "0", NULL);
-      break;
     case CORDON_OP_MAX:
     default:
       g_assert_not_reached ();
@@ -150,8 +147,9 @@ cordon_render_shell (const CordonPlan *plan,
   /* What cordon-keeper does before bwrap has no shell spelling here: say
    * so, rather than let the line pass for the whole sandbox. */
   if (plan->switch_identity)
-    g_string_append_printf (out, "# cordon run starts this bwrap as uid %u, gid %u (not root), after "
-                            "the stage of cordon explain; pasted, it runs as the caller\n",
+    g_string_append_printf (out, "# cordon run starts this bwrap as uid 0 of a user namespace whose "
+                            "uid 0 is uid %u, gid %u (not root), after the stage of cordon explain; "
+                            "pasted, it runs as the caller\n",
                             (guint) plan->host_uid, (guint) plan->host_gid);
   g_string_append (out, "env -i");
   append_env_words (out, plan);

@@ -128,6 +128,17 @@ static const struct
   { "open", 2 }, { "openat", 3 }, { "mknod", 1 }, { "mknodat", 2 },
 };
 
+/* TRUE for a call whose mode argument the profile filters (set-ID bits
+ * refused), and openat2, which it refuses outright for that reason. */
+gboolean
+cordon_seccomp_sets_mode (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (mode_setting); i++)
+    if (g_str_equal (mode_setting[i].name, name))
+      return TRUE;
+  return g_str_equal (name, "openat2");
+}
+
 /* Every rule here is on a call of cordon_seccomp_filtered_by_argument. */
 static int
 add_argument_rules (const Filter *f)

@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 /* The calls the profile filters by their arguments (add_argument_rules):
  * deny= cannot take them, allow= takes out every rule of theirs. */
 extern const char * const cordon_seccomp_filtered_by_argument[];
+gboolean cordon_seccomp_sets_mode (const char *name);
 
 int cordon_seccomp_memfd (const CordonPlan *plan,
                           GError **error);

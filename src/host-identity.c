@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* host-identity: [identity] host-user= as this host can meet it.
+ *
+ * auto's uid must be a dedicated identity: no account, no group and no
+ * user's subordinate ids may have it (a process of such a user could
+ * then be that uid too). A named user must not be root nor in root's
+ * group. Any id must be mapped in cordon's own user namespace: a process
+ * cannot become an unmapped one. Under a sysroot (the tests' fixture),
+ * the fixture's /etc files are read, and every id counts as mapped. */
+#include "config.h"
+
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "host-identity.h"
+#include "probe.h"
+
+/* An account, from the host's user database, or from the fixture's
+ * /etc/passwd under a sysroot (a test must not depend on the machine). */
+static gboolean
+lookup_account (const CordonHostFacts *facts,
+                const char *name,
+                uid_t uid,
+                uid_t *out_uid,
+                gid_t *out_gid,
+                char **out_name)
+{
+  struct passwd *pw = NULL;
+  FILE *f = NULL;
+
+  if (facts->sysroot[0] == '\0')
+    pw = name != NULL ? getpwnam (name) : getpwuid (uid);
+  else
+    {
+      g_autofree char *path = g_strconcat (facts->sysroot, "/etc/passwd", NULL);
+
+      f = fopen (path, "re");
+      while (f != NULL && (pw = fgetpwent (f)) != NULL
+             && !(name != NULL ? g_str_equal (pw->pw_name, name) : pw->pw_uid == uid))
+        ;
+    }
+  if (pw != NULL)
+    {
+      *out_uid = pw->pw_uid;
+      *out_gid = pw->pw_gid;
+      *out_name = g_strdup (pw->pw_name);
+    }
+  if (f != NULL)
+    fclose (f);
+  return pw != NULL;
+}
+
+/* The name of the group `gid`, or NULL. */
+static char *
+group_name (const CordonHostFacts *facts,
+            gid_t gid)
+{
+  struct group *gr = NULL;
+  FILE *f = NULL;
+  char *name;
+
+  if (facts->sysroot[0] == '\0')
+    gr = getgrgid (gid);
+  else
+    {
+      g_autofree char *path = g_strconcat (facts->sysroot, "/etc/group", NULL);
+
+      f = fopen (path, "re");
+      while (f != NULL && (gr = fgetgrent (f)) != NULL && gr->gr_gid != gid)
+        ;
+    }
+  name = gr != NULL ? g_strdup (gr->gr_name) : NULL;
+  if (f != NULL)
+    fclose (f);
+  return name;
+}
+
+/* The user whose subordinate ids (/etc/subuid or /etc/subgid lines
+ * "NAME:FIRST:COUNT") include `id`, or NULL. */
+static char *
+subid_owner (const CordonHostFacts *facts,
+             const char *file,
+             guint64 id)
+{
+  g_autofree char *path = g_strconcat (facts->sysroot, file, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ":", 3);
+      guint64 first, count;
+
+      if (g_strv_length (f) != 3)
+        continue;
+      first = g_ascii_strtoull (f[1], NULL, 10);
+      count = g_ascii_strtoull (f[2], NULL, 10);
+      if (id >= first && id - first < count)
+        return g_strdup (f[0]);
+    }
+  return NULL;
+}
+
+static gboolean
+is_mapped (const CordonHostFacts *facts,
+           const char *map_file,
+           guint64 id)
+{
+  g_autoptr(GArray) map = NULL;
+
+  if (facts->sysroot[0] != '\0')
+    return TRUE;
+  map = cordon_probe_read_id_map (map_file);
+  return cordon_probe_id_map_find (map, id, NULL);
+}
+
+/* The highest id that `map_file` maps at or below `id`, 0 for none. */
+static guint64
+highest_mapped (const char *map_file,
+                guint64 id)
+{
+  g_autoptr(GArray) map = cordon_probe_read_id_map (map_file);
+  guint64 best = 0;
+
+  for (guint i = 0; map != NULL && i < map->len; i++)
+    {
+      const CordonIdRange *r = &g_array_index (map, CordonIdRange, i);
+
+      if (r->inside <= id)
+        best = MAX (best, MIN (id, r->inside + r->count - 1));
+    }
+  return best;
+}
+
+static gboolean
+ids_mapped (const CordonHostFacts *facts,
+            uid_t uid,
+            gid_t gid)
+{
+  return is_mapped (facts, "/proc/self/uid_map", uid) && is_mapped (facts, "/proc/self/gid_map", gid);
+}
+
+static void
+identity_fail (CordonHostIdentity *id,
+               const char *format,
+               ...) G_GNUC_PRINTF (2, 3);
+
+static void
+identity_fail (CordonHostIdentity *id,
+               const char *format,
+               ...)
+{
+  va_list ap;
+
+  va_start (ap, format);
+  g_free (id->error);
+  id->error = g_strdup_vprintf (format, ap);
+  va_end (ap);
+}
+
+/* auto's uid (and gid, the same number): CORDON_AUTO_HOST_UID; where
+ * cordon is root of a container's user namespace that does not map it,
+ * the highest mapped id below it but the overflow ids. 0 for none. */
+static uid_t
+auto_uid (const CordonHostFacts *facts)
+{
+  guint64 id = CORDON_AUTO_HOST_UID;
+
+  if (ids_mapped (facts, id, id))
+    return (uid_t) id;
+  id = MIN (highest_mapped ("/proc/self/uid_map", id), highest_mapped ("/proc/self/gid_map", id));
+  if (id >= 65534)
+    id = 65533;
+  return id > 0 && ids_mapped (facts, id, id) ? (uid_t) id : 0;
+}
+
+/* Whether `uid` is nobody's: FALSE, with the reason, if an account, a
+ * group or a user's subordinate ids have it. */
+static gboolean
+is_dedicated (CordonHostIdentity *id,
+              const CordonHostFacts *facts,
+              uid_t uid)
+{
+  static const char * const fix = "name an unprivileged user for the sandbox with [identity] host-user=";
+  g_autofree char *name = NULL;
+  uid_t u;
+  gid_t g;
+
+  if (lookup_account (facts, NULL, uid, &u, &g, &name))
+    identity_fail (id, "uid %u (host-user=auto) is the account '%s' on this host, not a dedicated "
+                   "identity: %s", (guint) uid, name, fix);
+  else if ((name = group_name (facts, (gid_t) uid)) != NULL)
+    identity_fail (id, "gid %u (host-user=auto) is the group '%s' on this host, not a dedicated "
+                   "identity: %s", (guint) uid, name, fix);
+  else if ((name = subid_owner (facts, "/etc/subuid", uid)) != NULL
+           || (name = subid_owner (facts, "/etc/subgid", uid)) != NULL)
+    identity_fail (id, "uid %u (host-user=auto) lies in the subordinate ids of '%s' (/etc/subuid, "
+                   "/etc/subgid), whose processes may be that uid: %s", (guint) uid, name, fix);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+/* A named user or uid: its ids, or FALSE with the reason. */
+static gboolean
+named_ids (CordonHostIdentity *id,
+           const CordonHostFacts *facts,
+           const CordonItem *host_user,
+           uid_t *out_uid,
+           gid_t *out_gid)
+{
+  g_autofree char *name = NULL;
+
+  if (host_user->num == CORDON_HOST_USER_NAMED
+      && !lookup_account (facts, host_user->text, 0, out_uid, out_gid, &name))
+    {
+      identity_fail (id, "no user '%s' on this host", host_user->text);
+      return FALSE;
+    }
+  if (host_user->num > 0 && !lookup_account (facts, NULL, (uid_t) host_user->num, out_uid, out_gid, &name))
+    *out_uid = *out_gid = (uid_t) host_user->num;
+  if (*out_uid == 0 || *out_gid == 0)
+    {
+      identity_fail (id, "'%s' is uid %u, gid %u: root or root's group; write host-user=root for a "
+                     "sandbox that runs as host root (a degradation)", host_user->text,
+                     (guint) *out_uid, (guint) *out_gid);
+      return FALSE;
+    }
+  g_free (id->name);
+  id->name = g_steal_pointer (&name);
+  return TRUE;
+}
+
+/* uid 0 that is not the host's root (it maps to another uid above: a
+ * container's, or cordon inside another sandbox), and cannot change uid
+ * or has no other uid to be: auto runs the sandbox as that uid 0. */
+static gboolean
+stays_the_caller (const CordonHostFacts *facts,
+                  gint64 how)
+{
+  const guint64 setids = (G_GUINT64_CONSTANT (1) << CAP_SETUID) | (G_GUINT64_CONSTANT (1) << CAP_SETGID);
+
+  return !facts->root_is_host_root && how == CORDON_HOST_USER_AUTO
+         && ((facts->cap_eff & setids) != setids || auto_uid (facts) == 0);
+}
+
+void
+cordon_host_identity_resolve (CordonHostFacts *facts,
+                              const CordonItem *host_user)
+{
+  CordonHostIdentity *id = &facts->identity;
+  gint64 how = host_user != NULL ? host_user->num : CORDON_HOST_USER_AUTO;
+  uid_t uid = 0;
+  gid_t gid = 0;
+
+  g_clear_pointer (&id->name, g_free);
+  g_clear_pointer (&id->error, g_free);
+  id->uid = facts->uid;
+  id->gid = facts->gid;
+  if (facts->uid != 0 || how == CORDON_HOST_USER_ROOT || stays_the_caller (facts, how))
+    return;
+  if (how == CORDON_HOST_USER_AUTO)
+    {
+      uid = gid = auto_uid (facts);
+      if (uid == 0)
+        {
+          identity_fail (id, "uid %u / gid %u is not mapped in cordon's user namespace (a "
+                         "container's, or another sandbox's), nor any other to use: name a mapped "
+                         "unprivileged user with [identity] host-user=", CORDON_AUTO_HOST_UID,
+                         CORDON_AUTO_HOST_UID);
+          return;
+        }
+      if (!is_dedicated (id, facts, uid))
+        return;
+    }
+  else if (!named_ids (id, facts, host_user, &uid, &gid))
+    return;
+  if (!ids_mapped (facts, uid, gid))
+    {
+      identity_fail (id, "uid %u / gid %u is not mapped in cordon's user namespace (a container's, "
+                     "or another sandbox's): name a mapped unprivileged user with [identity] "
+                     "host-user=", (guint) uid, (guint) gid);
+      return;
+    }
+  id->uid = uid;
+  id->gid = gid;
+}

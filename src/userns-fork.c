@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* userns-fork: how a root caller's bwrap becomes the sandbox's host user.
+ *
+ * Not by setuid(2) to that user: a user namespace is owned by the uid that
+ * makes it, and bwrap would make the sandbox's as the host user, so every
+ * other process of that user on the host (any process of a named account;
+ * of uid 99999, whoever can map it) would hold capabilities over the
+ * sandbox, reach its mounts through /proc/PID/root and write, through the
+ * idmapped workdir, files that are root's on the host (a set-user-ID
+ * shell). Instead the child makes the user namespace while it is still
+ * root, so root owns it; the parent, root of the host's namespace, writes
+ * the one-line maps (uid and gid 0 inside are the host user's); then the
+ * child becomes that uid 0. bwrap started there is root to itself, with
+ * capabilities over that namespace only, and runs the sandbox as the host
+ * user, whom no process outside holds any capability over. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "userns-fork.h"
+
+static int
+write_map (pid_t pid,
+           const char *file,
+           unsigned id)
+{
+  char path[64], line[32];
+  int fd, n, ok;
+
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, file);
+  n = snprintf (line, sizeof line, "0 %u 1\n", id);
+  if ((fd = open (path, O_WRONLY | O_CLOEXEC)) < 0)
+    return -1;
+  ok = write (fd, line, (size_t) n) == n;
+  close (fd);
+  return ok ? 0 : -1;
+}
+
+/* In the child: the namespace, then, once the maps are written, uid 0 of
+ * it. Exits 127 on any failure (the parent has seen the sync byte fail). */
+static void
+child_become (int sv)
+{
+  char byte = 'U';
+
+  if (unshare (CLONE_NEWUSER) != 0)
+    byte = 'E';
+  if (write (sv, &byte, 1) != 1 || byte == 'E' || read (sv, &byte, 1) != 1 || byte != 'G'
+      || setgroups (0, NULL) != 0 || setresgid (0, 0, 0) != 0 || setresuid (0, 0, 0) != 0)
+    _exit (127);
+  close (sv);
+}
+
+pid_t
+cordon_userns_fork (uid_t uid,
+                    gid_t gid,
+                    int *out_errno)
+{
+  int sv[2];
+  char byte = 0;
+  pid_t pid;
+  int saved = 0;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    {
+      *out_errno = errno;
+      return -1;
+    }
+  if ((pid = fork ()) == 0)
+    {
+      close (sv[0]);
+      child_become (sv[1]);
+      return 0;
+    }
+  close (sv[1]);
+  if (pid < 0)
+    saved = errno;
+  else if (read (sv[0], &byte, 1) != 1 || byte != 'U')
+    saved = EPERM;
+  else if (write_map (pid, "uid_map", uid) != 0 || write_map (pid, "gid_map", gid) != 0)
+    saved = errno;
+  else if (write (sv[0], "G", 1) != 1)
+    saved = errno;
+  close (sv[0]);
+  if (saved == 0)
+    return pid;
+  if (pid > 0)
+    {
+      kill (pid, SIGKILL);
+      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    }
+  *out_errno = saved;
+  return -1;
+}
