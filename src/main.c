@@ -850,32 +850,23 @@ run_name_degradations (Run *run)
     degrade (run, "seccomp profile with exceptions (allow=)");
 }
 
-/* Policy, host facts, plan, bwrap, helper and probe: everything before
- * the launch. FALSE after run_fail. */
+/* The policy and the host facts (with cordon's own directories made and
+ * its helpers found). FALSE after run_fail. */
 static gboolean
-run_prepare (Run *run,
-             RunOptions *o)
+run_gather (Run *run,
+            RunOptions *o)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *mismatch = NULL;
 
   run->no_verify = o->no_verify;
   if (!run_load_policy (run, o))
     return FALSE;
   run->facts = cordon_host_facts_new ("", (const char * const *) environ, o->workdir, &error);
   if (run->facts == NULL)
-    {
-      run_fail (run, "host", error->message);
-      return FALSE;
-    }
-  {
-    g_autofree char *mismatch = cordon_probe_proc_mismatch ();
-
-    if (mismatch != NULL)
-      {
-        run_fail (run, "host", mismatch);
-        return FALSE;
-      }
-  }
+    return run_fail (run, "host", error->message), FALSE;
+  if ((mismatch = cordon_probe_proc_mismatch ()) != NULL)
+    return run_fail (run, "host", mismatch), FALSE;
   if (o->bwrap != NULL)
     {
       g_free (run->facts->bwrap_path);
@@ -890,13 +881,49 @@ run_prepare (Run *run,
     (void) g_mkdir_with_parents (run->facts->cache_dir, 0700);
   if ((run->helper = cordon_launch_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", &error)) == NULL
       || (run->keeper = cordon_launch_find_helper ("cordon-keeper", "CORDON_KEEPER_HELPER", &error)) == NULL)
-    {
-      run_fail (run, "host", error->message);
-      return FALSE;
-    }
+    return run_fail (run, "host", error->message), FALSE;
   run->facts->helper_path = g_strdup (run->helper);
+  return TRUE;
+}
+
+/* Now that the writable paths are known, the report's path must not go
+ * through anything a sandbox could have left in one (report-target.c). A
+ * refused report is not written, like any usage error. */
+static gboolean
+run_check_report (Run *run)
+{
+  g_autoptr(GPtrArray) writable = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (run->report_target == NULL)
+    return TRUE;
+  for (guint i = 0; i < run->plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (run->plan->ops, i);
+
+      if (op->kind == CORDON_OP_BIND)
+        g_ptr_array_add (writable, op->src);
+    }
+  g_ptr_array_add (writable, NULL);
+  if (cordon_report_target_check_writable (run->report_target, (const char * const *) writable->pdata, &error))
+    return TRUE;
+  g_clear_pointer (&run->report_target, cordon_report_target_free);
+  run_fail (run, "usage", error->message);
+  return FALSE;
+}
+
+/* Policy, host facts, plan, bwrap, helper and probe: everything before
+ * the launch. FALSE after run_fail. */
+static gboolean
+run_prepare (Run *run,
+             RunOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!run_gather (run, o))
+    return FALSE;
   cordon_host_facts_scan_policy (run->facts, run->policy);
-  if (!run_adapt_to_setuid_bwrap (run) || !run_compile (run))
+  if (!run_adapt_to_setuid_bwrap (run) || !run_compile (run) || !run_check_report (run))
     return FALSE;
   if (run->plan->unprotected_dir != NULL)
     {
@@ -907,14 +934,10 @@ run_prepare (Run *run,
                                               "next run there; keep it out of the writable paths",
                                               run->plan->unprotected_dir);
 
-      run_fail (run, "host", msg);
-      return FALSE;
+      return run_fail (run, "host", msg), FALSE;
     }
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error))
-    {
-      run_fail (run, "host", error->message);
-      return FALSE;
-    }
+    return run_fail (run, "host", error->message), FALSE;
   if (!run_probe (run, o->reprobe))
     return FALSE;
   run_name_degradations (run);

@@ -36,6 +36,7 @@
 
 #include "cordon-error.h"
 #include "file-util.h"
+#include "path-util.h"
 #include "report-target.h"
 
 /* As the kernel's own limit on the symlinks one lookup follows. */
@@ -48,6 +49,8 @@ struct _CordonReportTarget
   char *base;       /* FILE: the name in the directory */
   char *name;       /* for messages: the real path, or what names the fd */
   uid_t owner;      /* FILE: whose regular file may be replaced */
+  GPtrArray *links; /* every symlink the path was resolved through, as met */
+  char *special;    /* STREAM of a FIFO or a device: its path */
 };
 
 static CordonReportTarget *
@@ -64,6 +67,7 @@ target_new (CordonReportTargetKind kind,
   target->base = g_strdup (base);
   target->name = g_strdup (name);
   target->owner = owner;
+  target->links = g_ptr_array_new_with_free_func (g_free);
   return target;
 }
 
@@ -76,6 +80,8 @@ cordon_report_target_free (CordonReportTarget *target)
     close (target->fd);
   g_free (target->base);
   g_free (target->name);
+  g_clear_pointer (&target->links, g_ptr_array_unref);
+  g_free (target->special);
   g_free (target);
 }
 
@@ -250,8 +256,32 @@ hold_dir (const char *dir,
   return target_new (CORDON_REPORT_TARGET_FILE, fd, base, name, owner);
 }
 
-/* A character device or a FIFO, opened for writing (a FIFO waits for its
- * reader here, before anything runs). What was opened must be what was
+/* `path` opened for writing, never blocking: a FIFO with no reader yet
+ * gets two seconds for one to come (one a sandbox left in the workdir
+ * would hold cordon for ever), then ENXIO. Blocking again once open. */
+static int
+open_writer (const char *path)
+{
+  for (guint tries = 0; ; tries++)
+    {
+      int fd = open (path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+      if (fd >= 0)
+        {
+          int flags = fcntl (fd, F_GETFL);
+
+          if (flags >= 0)
+            (void) fcntl (fd, F_SETFL, flags & ~O_NONBLOCK);
+          return fd;
+        }
+      if (errno != ENXIO || tries >= 200)
+        return -1;
+      g_usleep (10000);
+    }
+}
+
+/* A character device or a FIFO, opened for writing (a FIFO must have its
+ * reader now, before anything runs). What was opened must be what was
  * examined: a regular file swapped in between would be written into. */
 static CordonReportTarget *
 hold_special (const char *full,
@@ -259,6 +289,7 @@ hold_special (const char *full,
               const char *subject,
               GError **error)
 {
+  CordonReportTarget *target;
   struct stat now;
   int fd;
 
@@ -271,7 +302,9 @@ hold_special (const char *full,
 
       return refuse (error, subject, "it is %s", what);
     }
-  fd = open (full, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+  fd = open_writer (full);
+  if (fd < 0 && errno == ENXIO)
+    return refuse (error, subject, "%s is a FIFO that nobody reads (start its reader first)", full);
   if (fd < 0)
     return refuse (error, subject, "%s: %s", full, g_strerror (errno));
   if (fstat (fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
@@ -279,7 +312,38 @@ hold_special (const char *full,
       close (fd);
       return refuse (error, subject, "%s changed while it was opened", full);
     }
-  return target_new (CORDON_REPORT_TARGET_STREAM, fd, NULL, full, 0);
+  target = target_new (CORDON_REPORT_TARGET_STREAM, fd, NULL, full, 0);
+  target->special = g_strdup (full);
+  return target;
+}
+
+/* The symlinks among the directories of `path` (realpath follows them,
+ * silently), each named by where it really is: its real directory and
+ * its name. */
+static void
+add_dir_links (const char *path,
+               GPtrArray *links)
+{
+  g_autofree char *parent = g_path_get_dirname (path);
+  g_auto(GStrv) parts = g_strsplit (parent, "/", -1);
+  g_autoptr(GString) at = g_string_new ("");
+  struct stat st;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *up = NULL;
+      char *real_up;
+
+      if (parts[i][0] == '\0')
+        continue;
+      up = g_strdup (at->len > 0 ? at->str : "/");
+      g_string_append_printf (at, "/%s", parts[i]);
+      if (lstat (at->str, &st) != 0 || !S_ISLNK (st.st_mode))
+        continue;
+      real_up = realpath (up, NULL);
+      g_ptr_array_add (links, g_build_filename (real_up != NULL ? real_up : up, parts[i], NULL));
+      free (real_up);
+    }
 }
 
 /* One step of the resolution: `current` is the path as given, or what a
@@ -290,6 +354,7 @@ resolve_step (const char *current,
               guint hops,
               uid_t owner,
               const char *subject,
+              GPtrArray *links,
               char **out_next,
               GError **error)
 {
@@ -303,6 +368,7 @@ resolve_step (const char *current,
 
   if (dir == NULL)
     return NULL;
+  add_dir_links (current, links);
   if (names_own_fd (dir, base, &n))
     return hold_fd (n, current, subject, error);
   full = g_build_filename (dir, base, NULL);
@@ -322,6 +388,7 @@ resolve_step (const char *current,
     return hold_dir (dir, base, owner, subject, error);
   if (!S_ISLNK (st.st_mode))
     return hold_special (full, &st, subject, error);
+  g_ptr_array_add (links, g_strdup (full));
   link = g_file_read_link (full, &local);
   if (link == NULL)
     return refuse (error, subject, "%s", local->message);
@@ -338,6 +405,7 @@ cordon_report_target_open (const char *path,
 {
   g_autofree char *subject = NULL;
   g_autofree char *current = NULL;
+  g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func (g_free);
 
   g_return_val_if_fail (path != NULL, NULL);
   subject = g_strdup_printf ("the report %s", path);
@@ -346,19 +414,71 @@ cordon_report_target_open (const char *path,
   /* "out/" names a directory, never a file "out" to create. */
   if (path[0] == '\0' || g_str_has_suffix (path, "/"))
     return refuse (error, subject, "it names a directory, not a file");
-  current = g_strdup (path);
+  current = g_path_is_absolute (path) ? g_strdup (path) : g_canonicalize_filename (path, NULL);
   for (guint hops = 0; hops <= MAX_SYMLINKS; hops++)
     {
       char *next = NULL;
-      CordonReportTarget *target = resolve_step (current, hops, owner, subject, &next, error);
+      CordonReportTarget *target = resolve_step (current, hops, owner, subject, links, &next, error);
 
+      if (target != NULL)
+        {
+          g_ptr_array_extend_and_steal (target->links, g_steal_pointer (&links));
+          return target;
+        }
       if (next == NULL)
-        return target;
+        return NULL;
       g_free (current);
       current = next;
     }
   return refuse (error, subject, "%s", g_strerror (ELOOP));
 }
+
+static gboolean
+check_root (const CordonReportTarget *target,
+            const char *root,
+            GError **error)
+{
+  for (guint i = 0; i < target->links->len; i++)
+    if (cordon_path_is_ancestor (root, g_ptr_array_index (target->links, i), TRUE))
+      {
+        g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: its path "
+                     "goes through the symlink %s, in the writable path %s (a sandbox may have "
+                     "made it); give the path without it",
+                     (const char *) g_ptr_array_index (target->links, i), root);
+        return FALSE;
+      }
+  if (target->special != NULL && cordon_path_is_ancestor (root, target->special, TRUE))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: %s, a FIFO "
+                   "or device, is in the writable path %s (a sandbox may have made it)",
+                   target->special, root);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Once the plan is known: a symlink the path was resolved through, or a
+ * FIFO or device it names, that lies in one of `writable` (the paths
+ * the sandbox may write) may have been left there by an earlier run's
+ * sandbox, to have cordon write where it chose (a root caller's cordon
+ * anywhere): refused. */
+gboolean
+cordon_report_target_check_writable (const CordonReportTarget *target,
+                                     const char * const *writable,
+                                     GError **error)
+{
+  for (guint w = 0; writable != NULL && writable[w] != NULL; w++)
+    {
+      g_autofree char *real = realpath (writable[w], NULL);
+      const char *roots[] = { writable[w], real };
+
+      for (guint r = 0; r < G_N_ELEMENTS (roots); r++)
+        if (roots[r] != NULL && !check_root (target, roots[r], error))
+          return FALSE;
+    }
+  return TRUE;
+}
+
 
 /* The report's destination for `--report-fd N`: fd N, inherited. */
 CordonReportTarget *

@@ -332,6 +332,29 @@ add_failure (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
+/* Whom the sandbox ran as on the host: null before a plan. */
+static void
+add_identity (JsonBuilder *b,
+              const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "identity");
+  if (plan == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "host_uid");
+  json_builder_add_int_value (b, plan->host_uid);
+  json_builder_set_member_name (b, "host_gid");
+  json_builder_add_int_value (b, plan->host_gid);
+  json_builder_set_member_name (b, "host_root");
+  json_builder_add_boolean_value (b, plan->host_root);
+  json_builder_set_member_name (b, "switched");
+  json_builder_add_boolean_value (b, plan->switch_identity);
+  json_builder_end_object (b);
+}
+
 static void
 add_durations (JsonBuilder *b,
                const CordonReport *report)
@@ -363,6 +386,7 @@ cordon_report_to_json (const CordonReport *report)
   add_probe (b, report->probe);
   add_string (b, "proc", report->proc_mode);
   add_string_array (b, "degradations", report->degradations);
+  add_identity (b, report->plan);
   add_environment (b, report->plan);
   add_masked (b, report->plan);
   add_skipped (b, report->plan);

@@ -566,31 +566,94 @@ fds_problem (pid_t pid)
   return NULL;
 }
 
+/* One line of /proc/PID/mountinfo: "ID PARENT MAJ:MIN ROOT POINT OPTIONS
+ * ..." (the point relative to the process's root, with \ooo escapes). */
+typedef struct
+{
+  guint64 id;
+  guint64 parent;
+  char *point;
+  gboolean ro;
+} MountLine;
+
+static void
+mount_line_free (gpointer p)
+{
+  MountLine *m = p;
+
+  g_free (m->point);
+  g_free (m);
+}
+
+/* The sandbox's mount table, NULL when it cannot be read. */
+static GPtrArray *
+read_mounts (pid_t pid)
+{
+  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *mounts;
+
+  if (info == NULL)
+    return NULL;
+  mounts = g_ptr_array_new_with_free_func (mount_line_free);
+  lines = g_strsplit (info, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], " ", 7);
+      MountLine *m;
+
+      if (g_strv_length (f) < 6)
+        continue;
+      m = g_new0 (MountLine, 1);
+      m->id = g_ascii_strtoull (f[0], NULL, 10);
+      m->parent = g_ascii_strtoull (f[1], NULL, 10);
+      m->point = g_strcompress (f[4]);
+      m->ro = g_str_equal (f[5], "ro") || g_str_has_prefix (f[5], "ro,");
+      g_ptr_array_add (mounts, m);
+    }
+  return mounts;
+}
+
+/* The mount on top at `point`: of those mounted there, the one that no
+ * other there is mounted on (the table's order is not the stack's). */
+static const MountLine *
+top_mount_at (GPtrArray *mounts,
+              const char *point)
+{
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const MountLine *m = g_ptr_array_index (mounts, i);
+      gboolean covered = FALSE;
+
+      if (!g_str_equal (m->point, point))
+        continue;
+      for (guint j = 0; j < mounts->len && !covered; j++)
+        {
+          const MountLine *o = g_ptr_array_index (mounts, j);
+
+          covered = o != m && o->parent == m->id && g_str_equal (o->point, point);
+        }
+      if (!covered)
+        return m;
+    }
+  return NULL;
+}
+
 /* Each mask is a mount point in the sandbox's mount table: bwrap did
- * not skip it. mountinfo shows points relative to the process's root. */
+ * not skip it. */
 static char *
 masks_problem (CordonVerify *v,
                pid_t pid)
 {
-  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
-  g_autoptr(GHashTable) points = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_auto(GStrv) lines = NULL;
+  g_autoptr(GPtrArray) mounts = read_mounts (pid);
 
-  if (info == NULL)
+  if (mounts == NULL)
     return g_strdup ("cannot read the sandbox's mountinfo");
-  lines = g_strsplit (info, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", 6);
-
-      if (g_strv_length (f) >= 5)
-        g_hash_table_add (points, g_strcompress (f[4]));
-    }
   for (guint i = 0; i < v->mask_dests->len; i++)
     {
       const char *dest = g_ptr_array_index (v->mask_dests, i);
 
-      if (!g_hash_table_contains (points, dest))
+      if (top_mount_at (mounts, dest) == NULL)
         return g_strdup_printf ("%s is not a mount point", dest);
     }
   return NULL;
@@ -629,32 +692,20 @@ identity_problem (CordonVerify *v,
 }
 
 /* /proc/sys (or the whole of a host /proc) is a read-only mount in the
- * sandbox's mount table. */
+ * sandbox's mount table, the one on top there. */
 static char *
 proc_sys_problem (CordonVerify *v,
                   pid_t pid)
 {
-  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
+  g_autoptr(GPtrArray) mounts = read_mounts (pid);
   const char *point = v->proc_mode == CORDON_PROC_HOST_RO ? "/proc" : "/proc/sys";
-  g_auto(GStrv) lines = NULL;
-  gboolean ro = FALSE, seen = FALSE;
+  const MountLine *top;
 
-  if (info == NULL)
+  if (mounts == NULL)
     return g_strdup ("cannot read the sandbox's mountinfo");
-  lines = g_strsplit (info, "\n", -1);
-  /* The last mount at the point is the one on top. */
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", 7);
-
-      if (g_strv_length (f) < 6 || !g_str_equal (f[4], point))
-        continue;
-      seen = TRUE;
-      ro = g_str_equal (f[5], "ro") || g_str_has_prefix (f[5], "ro,");
-    }
-  if (!seen)
+  if ((top = top_mount_at (mounts, point)) == NULL)
     return g_strdup_printf ("%s is not a mount point", point);
-  return ro ? NULL : g_strdup_printf ("%s is not mounted read-only", point);
+  return top->ro ? NULL : g_strdup_printf ("%s is not mounted read-only", point);
 }
 
 static void

@@ -233,7 +233,7 @@ test_report_lists_every_member_in_schema_order (void **state)
   for (GList *l = names; l != NULL; l = l->next)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
-                       "cordon_version,policy,overrides,probe,proc,degradations,"
+                       "cordon_version,policy,overrides,probe,proc,degradations,identity,"
                        "environment,masked,skipped,abstract_sockets,verification,child_pid,exit_status,signal,timed_out,"
                        "outcome,exec_errno,failure,durations_ms");
 }
