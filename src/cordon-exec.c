@@ -72,7 +72,6 @@ static int
 found_on_path (const char *name)
 {
   const char *path = getenv ("PATH");
-  char candidate[4096];
   struct stat st;
 
   if (strchr (name, '/') != NULL)
@@ -80,10 +79,16 @@ found_on_path (const char *name)
   for (const char *p = path != NULL ? path : "/bin:/usr/bin"; ; p++)
     {
       const char *end = strchrnul (p, ':');
-      int len = (int) (end - p);
+      size_t len = (size_t) (end - p);
+      char *candidate = malloc (len + strlen (name) + 2);
+      int found;
 
-      snprintf (candidate, sizeof candidate, "%.*s%s%s", len, p, len > 0 ? "/" : "", name);
-      if (stat (candidate, &st) == 0)
+      if (candidate == NULL)
+        return 1;
+      snprintf (candidate, len + strlen (name) + 2, "%.*s%s%s", (int) len, p, len > 0 ? "/" : "", name);
+      found = stat (candidate, &st) == 0;
+      free (candidate);
+      if (found)
         return 1;
       if (*end == '\0')
         return 0;

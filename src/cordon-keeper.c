@@ -60,6 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "spec-codec.h"
 #include "userns-fork.h"
 
 extern char **environ;
@@ -322,27 +323,6 @@ stage_fail (const char *what,
   return -1;
 }
 
-/* Paths come %XX-encoded for '%', tab and newline. */
-static void
-decode (char *s)
-{
-  char *out = s;
-
-  for (char *p = s; *p != '\0'; p++)
-    {
-      if (p[0] == '%' && p[1] != '\0' && p[2] != '\0')
-        {
-          char hex[3] = { p[1], p[2], '\0' };
-
-          *out++ = (char) strtol (hex, NULL, 16);
-          p += 2;
-        }
-      else
-        *out++ = *p;
-    }
-  *out = '\0';
-}
-
 static int
 below (const char *dir,
        const char *path)
@@ -431,7 +411,7 @@ split_spec (char *spec,
            tok = strtok_r (NULL, "\t", &s2))
         line->f[line->n++] = tok;
       if (line->n > 1)
-        decode (line->f[line->n - 1]);
+        cordon_spec_decode (line->f[line->n - 1]);
       n++;
     }
   *out_n = n;

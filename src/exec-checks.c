@@ -23,6 +23,7 @@
 
 #include "exec-checks.h"
 #include "sha256.h"
+#include "spec-codec.h"
 
 #define KEYCTL_READ 11
 #define KEY_SPEC_SESSION_KEYRING -3
@@ -60,27 +61,6 @@ result (CordonChecker *ck,
   cordon_exec_write (ck->status_fd, line);
   if (!ok)
     ck->failed++;
-}
-
-/* Paths in the spec are %XX-encoded for '%', tab and newline. */
-static void
-decode (char *s)
-{
-  char *out = s;
-
-  for (char *p = s; *p != '\0'; p++)
-    {
-      if (p[0] == '%' && p[1] != '\0' && p[2] != '\0')
-        {
-          char hex[3] = { p[1], p[2], '\0' };
-
-          *out++ = (char) strtol (hex, NULL, 16);
-          p += 2;
-        }
-      else
-        *out++ = *p;
-    }
-  *out = '\0';
 }
 
 /* connect() must fail: a masked socket is /dev/null, which refuses. A
@@ -404,7 +384,7 @@ cordon_checker_run_line (CordonChecker *ck,
        tok = strtok_r (NULL, "\t", &save))
     f[n++] = tok;
   for (size_t i = 1; i < n; i++)
-    decode (f[i]);
+    cordon_spec_decode (f[i]);
   if (n == 3 && strcmp (f[0], "socket") == 0)
     check_socket (ck, f[1], f[2]);
   else if (n == 3 && strcmp (f[0], "secret-file") == 0)

@@ -242,12 +242,13 @@ named_ids (CordonHostIdentity *id,
  * or has no other uid to be: auto runs the sandbox as that uid 0. */
 static gboolean
 stays_the_caller (const CordonHostFacts *facts,
-                  gint64 how)
+                  gint64 how,
+                  uid_t auto_id)
 {
   const guint64 setids = (G_GUINT64_CONSTANT (1) << CAP_SETUID) | (G_GUINT64_CONSTANT (1) << CAP_SETGID);
 
   return !facts->root_is_host_root && how == CORDON_HOST_USER_AUTO
-         && ((facts->cap_eff & setids) != setids || auto_uid (facts) == 0);
+         && ((facts->cap_eff & setids) != setids || auto_id == 0);
 }
 
 void
@@ -256,6 +257,7 @@ cordon_host_identity_resolve (CordonHostFacts *facts,
 {
   CordonHostIdentity *id = &facts->identity;
   gint64 how = host_user != NULL ? host_user->num : CORDON_HOST_USER_AUTO;
+  uid_t auto_id = facts->uid == 0 && how == CORDON_HOST_USER_AUTO ? auto_uid (facts) : 0;
   uid_t uid = 0;
   gid_t gid = 0;
 
@@ -263,11 +265,11 @@ cordon_host_identity_resolve (CordonHostFacts *facts,
   g_clear_pointer (&id->error, g_free);
   id->uid = facts->uid;
   id->gid = facts->gid;
-  if (facts->uid != 0 || how == CORDON_HOST_USER_ROOT || stays_the_caller (facts, how))
+  if (facts->uid != 0 || how == CORDON_HOST_USER_ROOT || stays_the_caller (facts, how, auto_id))
     return;
   if (how == CORDON_HOST_USER_AUTO)
     {
-      uid = gid = auto_uid (facts);
+      uid = gid = auto_id;
       if (uid == 0)
         {
           identity_fail (id, "uid %u / gid %u is not mapped in cordon's user namespace (a "

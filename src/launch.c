@@ -353,6 +353,70 @@ open_channels (int json[2],
   return FALSE;
 }
 
+/* What the keeper's child gets to read: the options, the verification
+ * spec and its go pipe, the filter, the stage. -1 for each one absent. */
+typedef struct
+{
+  int memfd;
+  int specfd;
+  int go[2];
+  int filterfd;
+  int stagefd;
+} Inputs;
+
+static void
+inputs_close (Inputs *in)
+{
+  close_fds ((int[]) { in->memfd, in->specfd, in->go[0], in->go[1], in->filterfd, in->stagefd }, 6);
+}
+
+static gboolean
+open_inputs (const CordonLaunchRequest *request,
+             GBytes *option_bytes,
+             Inputs *in,
+             GError **error)
+{
+  if (request->stage != NULL && (in->stagefd = sealed_memfd (request->stage->spec, error)) < 0)
+    return FALSE;
+  if ((in->memfd = sealed_memfd (option_bytes, error)) < 0)
+    return FALSE;
+  if (request->verify_spec != NULL && (in->specfd = sealed_memfd (request->verify_spec, error)) < 0)
+    return FALSE;
+  if (request->verify_spec != NULL && pipe2 (in->go, O_CLOEXEC) != 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
+      return FALSE;
+    }
+  if (request->plan->seccomp != CORDON_SECCOMP_NONE
+      && (in->filterfd = cordon_seccomp_memfd (request->plan, error)) < 0)
+    return FALSE;
+  return TRUE;
+}
+
+/* The keeper, with every fd of its child at its slot (see the enum). */
+static gboolean
+start_keeper (const CordonLaunchRequest *request,
+              char **argv,
+              char **envp,
+              const Inputs *in,
+              const int json[2],
+              const int ready[2],
+              const int life[2],
+              pid_t *out_keeper,
+              GError **error)
+{
+  g_autoptr(GArray) fds = g_array_new (FALSE, FALSE, sizeof (int));
+  const int fixed[] = { in->memfd, json[1], ready[1], in->specfd, in->go[0], in->filterfd, life[1] };
+
+  g_array_append_vals (fds, fixed, G_N_ELEMENTS (fixed));
+  if (in->stagefd >= 0)
+    {
+      g_array_append_val (fds, in->stagefd);
+      g_array_append_vals (fds, request->stage->fds->data, request->stage->fds->len);
+    }
+  return spawn_keeper (argv, envp, (const int *) fds->data, fds->len, out_keeper, error);
+}
+
 gboolean
 cordon_launch_start (const CordonLaunchRequest *request,
                      CordonLaunch *out_launch,
@@ -362,48 +426,25 @@ cordon_launch_start (const CordonLaunchRequest *request,
   g_autoptr(GBytes) option_bytes = cordon_bwrap_argv_to_nul (options);
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
-  int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, go[2] = { -1, -1 }, life[2] = { -1, -1 };
-  int memfd = -1, specfd = -1, filterfd = -1, stagefd = -1;
+  int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, life[2] = { -1, -1 };
+  Inputs in = { -1, -1, { -1, -1 }, -1, -1 };
   gboolean ok;
   pid_t pid = 0, keeper = 0;
+  int go;
 
   for (guint i = 0; i < request->plan->envp->len; i++)
     envp[i] = g_ptr_array_index (request->plan->envp, i);
-  if (request->stage != NULL && (stagefd = sealed_memfd (request->stage->spec, error)) < 0)
-    return FALSE;
-  if ((memfd = sealed_memfd (option_bytes, error)) < 0)
+  if (!open_inputs (request, option_bytes, &in, error) || !open_channels (json, ready, life, error))
     {
-      close_fds (&stagefd, 1);
+      inputs_close (&in);
       return FALSE;
     }
-  if (request->verify_spec != NULL
-      && ((specfd = sealed_memfd (request->verify_spec, error)) < 0 || pipe2 (go, O_CLOEXEC) != 0))
-    {
-      if (specfd >= 0)
-        g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
-      close_fds ((int[]) { memfd, specfd, stagefd }, 3);
-      return FALSE;
-    }
-  if (request->plan->seccomp != CORDON_SECCOMP_NONE && (filterfd = cordon_seccomp_memfd (request->plan, error)) < 0)
-    {
-      close_fds ((int[]) { memfd, specfd, go[0], go[1], stagefd }, 5);
-      return FALSE;
-    }
-  if (!open_channels (json, ready, life, error))
-    {
-      close_fds ((int[]) { memfd, specfd, filterfd, go[0], go[1], stagefd }, 6);
-      return FALSE;
-    }
-  {
-    g_autoptr(GArray) fds = g_array_new (FALSE, FALSE, sizeof (int));
-    const int fixed[] = { memfd, json[1], ready[1], specfd, go[0], filterfd, life[1], stagefd };
-
-    g_array_append_vals (fds, fixed, stagefd >= 0 ? G_N_ELEMENTS (fixed) : G_N_ELEMENTS (fixed) - 1);
-    if (stagefd >= 0)
-      g_array_append_vals (fds, request->stage->fds->data, request->stage->fds->len);
-    ok = spawn_keeper (argv, envp, (const int *) fds->data, fds->len, &keeper, error);
-  }
-  close_fds ((int[]) { memfd, specfd, filterfd, json[1], ready[1], go[0], life[1], stagefd }, 8);
+  ok = start_keeper (request, argv, envp, &in, json, ready, life, &keeper, error);
+  /* The child's ends are the child's: cordon keeps only its own. */
+  go = in.go[1];
+  in.go[1] = -1;
+  inputs_close (&in);
+  close_fds ((int[]) { json[1], ready[1], life[1] }, 3);
   if (ok && !read_keeper_word (life[0], request->bwrap_path, &pid, error))
     {
       while (waitpid (keeper, NULL, 0) < 0 && errno == EINTR)
@@ -412,14 +453,14 @@ cordon_launch_start (const CordonLaunchRequest *request,
     }
   if (!ok)
     {
-      close_fds ((int[]) { json[0], ready[0], go[1], life[0] }, 4);
+      close_fds ((int[]) { json[0], ready[0], go, life[0] }, 4);
       return FALSE;
     }
   out_launch->pid = pid;
+  out_launch->go_fd = go;
   out_launch->keeper_pid = keeper;
   out_launch->life_fd = life[0];
   out_launch->status_fd = json[0];
   out_launch->ready_fd = ready[0];
-  out_launch->go_fd = go[1];
   return TRUE;
 }

@@ -795,6 +795,9 @@ run_launch (Run *run,
     return run_fail (run, "launch", "cannot make cordon non-dumpable");
   if (!cordon_supervisor_prepare (&error) || !cordon_launch_start (&req, &launch, &error))
     return run_fail (run, "launch", error->message);
+  /* The keeper holds the trees now (or has attached them): none stays
+   * open here for the whole run. */
+  cordon_stage_set_clear (&stage);
   if (!cordon_supervise (&launch, &sup, &result, &error))
     return run_fail (run, "launch", error->message);
   run->report.result = &result;

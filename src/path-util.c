@@ -266,3 +266,16 @@ cordon_compare_string_ptrs (gconstpointer a,
 {
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
+
+/* `path` as the helpers' specs carry it: %XX for '%', tab and newline
+ * (spec-codec.h decodes it). */
+void
+cordon_path_append_encoded (GString *out,
+                            const char *path)
+{
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '%' || *p == '\t' || *p == '\n')
+      g_string_append_printf (out, "%%%02X", (guchar) *p);
+    else
+      g_string_append_c (out, *p);
+}

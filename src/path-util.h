@@ -25,4 +25,7 @@ char *cordon_shell_quote (const char *s);
 int cordon_compare_string_ptrs (gconstpointer a,
                                 gconstpointer b);
 
+void cordon_path_append_encoded (GString *out,
+                                 const char *path);
+
 G_END_DECLS

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "path-util.h"
 #include "stage.h"
 
 void
@@ -167,17 +168,6 @@ cut_tree (const CordonStage *s,
   return fd;
 }
 
-static void
-append_encoded (GString *out,
-                const char *path)
-{
-  for (const char *p = path; *p != '\0'; p++)
-    if (*p == '%' || *p == '\t' || *p == '\n')
-      g_string_append_printf (out, "%%%02X", (guchar) *p);
-    else
-      g_string_append_c (out, *p);
-}
-
 static gboolean
 needs_userns (const CordonPlan *plan)
 {
@@ -194,9 +184,10 @@ cordon_stage_open (const CordonPlan *plan,
 {
   g_auto(CordonStageSet) set = { NULL, g_array_new (FALSE, FALSE, sizeof (int)) };
   g_autoptr(GString) spec = g_string_new (NULL);
-  int userns = needs_userns (plan) ? idmap_userns (plan->host_uid, plan->host_gid, error) : -1;
+  gboolean idmapped = needs_userns (plan);
+  int userns = idmapped ? idmap_userns (plan->host_uid, plan->host_gid, error) : -1;
 
-  if (needs_userns (plan) && userns < 0)
+  if (idmapped && userns < 0)
     return FALSE;
   for (guint i = 0; i < plan->stage->len; i++)
     {
@@ -206,7 +197,7 @@ cordon_stage_open (const CordonPlan *plan,
       if (s->kind == CORDON_STAGE_SHADOW)
         {
           g_string_append (spec, "shadow\t");
-          append_encoded (spec, s->path);
+          cordon_path_append_encoded (spec, s->path);
           g_string_append_c (spec, '\n');
           continue;
         }
@@ -218,7 +209,7 @@ cordon_stage_open (const CordonPlan *plan,
         }
       g_array_append_val (set.fds, fd);
       g_string_append_printf (spec, "attach\t%u\t%s\t", set.fds->len - 1, s->is_file ? "file" : "dir");
-      append_encoded (spec, s->path);
+      cordon_path_append_encoded (spec, s->path);
       g_string_append_c (spec, '\n');
     }
   if (userns >= 0)

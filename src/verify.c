@@ -69,18 +69,6 @@ add_check (CordonVerify *v,
   return c;
 }
 
-/* Paths go into the spec %XX-encoded for '%', tab and newline. */
-static void
-append_encoded (GString *out,
-                const char *path)
-{
-  for (const char *p = path; *p != '\0'; p++)
-    if (*p == '%' || *p == '\t' || *p == '\n')
-      g_string_append_printf (out, "%%%02X", (guchar) *p);
-    else
-      g_string_append_c (out, *p);
-}
-
 static void
 spec_line (CordonVerify *v,
            const char *kind,
@@ -88,7 +76,7 @@ spec_line (CordonVerify *v,
            const char *path)
 {
   g_string_append_printf (v->spec, "%s\t%s\t", kind, id);
-  append_encoded (v->spec, path);
+  cordon_path_append_encoded (v->spec, path);
   g_string_append_c (v->spec, '\n');
 }
 

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* spec-codec: paths in the line-based specs cordon hands its helpers (the
+ * verification spec of cordon-exec, the stage of cordon-keeper) are
+ * %XX-encoded for '%', tab and newline, the three bytes that would break
+ * a line apart. The decoder is plain libc, for the helpers. */
+#pragma once
+
+/* `s` decoded in place. */
+void cordon_spec_decode (char *s);
