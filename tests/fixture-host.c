@@ -363,6 +363,39 @@ fixture_compile (FixtureHost *host,
   return cordon_compile (policy, host->facts, error);
 }
 
+CordonPlan *
+fixture_compile_text (FixtureHost *host,
+                      const char *text,
+                      GError **error)
+{
+  g_autoptr(GError) load_error = NULL;
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = fixture_load_text (text, diags, &load_error);
+
+  if (load_error != NULL)
+    g_error ("fixture: policy did not load: %s", load_error->message);
+  /* A typo in a test policy must not pass as a dropped key. */
+  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
+    {
+      g_autofree char *msg = cordon_diagnostic_format (cordon_diagnostics_get (diags, 0));
+
+      g_error ("fixture: policy has errors: %s", msg);
+    }
+  return fixture_compile (host, policy, error);
+}
+
+CordonPlan *
+fixture_compile_ok (FixtureHost *host,
+                    const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  CordonPlan *plan = fixture_compile_text (host, text, &error);
+
+  if (plan == NULL)
+    g_error ("fixture: compile failed: %s", error != NULL ? error->message : "no error set");
+  return plan;
+}
+
 int
 fixture_host_setup (void **state)
 {

@@ -97,6 +97,15 @@ CordonPlan *fixture_compile (FixtureHost *host,
                              const CordonPolicy *policy,
                              GError **error);
 
+/* The in-memory policy `text` (see fixture_load_text), compiled on the
+ * fixture; a policy that does not load or has errors aborts the test
+ * (a typo must not pass as a dropped key). _ok: compile must succeed. */
+CordonPlan *fixture_compile_text (FixtureHost *host,
+                                  const char *text,
+                                  GError **error);
+CordonPlan *fixture_compile_ok (FixtureHost *host,
+                                const char *text);
+
 /* Removes a directory tree, never following symlinks. */
 void fixture_rm_rf (const char *path);
 

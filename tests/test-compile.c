@@ -24,40 +24,6 @@
 /* --- helpers ------------------------------------------------------------ */
 
 static CordonPlan *
-compile_text (FixtureHost *host,
-              const char *text,
-              GError **error)
-{
-  g_autoptr(GError) load_error = NULL;
-  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
-  g_autoptr(CordonPolicy) policy = fixture_load_text (text, diags, &load_error);
-
-  if (load_error != NULL)
-    fail_msg ("policy did not load: %s", load_error->message);
-  /* A typo in a test policy must not pass as a dropped key. */
-  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
-    {
-      g_autofree char *msg = cordon_diagnostic_format (cordon_diagnostics_get (diags, 0));
-
-      fail_msg ("policy has errors: %s", msg);
-    }
-  return fixture_compile (host, policy, error);
-}
-
-static CordonPlan *
-compile_ok (FixtureHost *host,
-            const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  CordonPlan *plan = compile_text (host, text, &error);
-
-  if (error != NULL)
-    fail_msg ("compile failed: %s", error->message);
-  assert_non_null (plan);
-  return plan;
-}
-
-static CordonPlan *
 compile_shipped (FixtureHost *host,
                  const char *name)
 {
@@ -265,7 +231,7 @@ op_is_bind_or_tmpfs (const CordonOp *op)
 static void
 test_compile_puts_the_read_only_root_first_then_proc_then_dev (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=read-only\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=read-only\n");
   gint root = find_op (plan, CORDON_OP_RO_BIND, "/");
   gint proc = find_op (plan, CORDON_OP_PROC, "/proc");
   gint dev = find_op (plan, CORDON_OP_DEV, "/dev");
@@ -286,7 +252,7 @@ test_compile_orders_tmpfs_and_binds_by_depth_not_by_key (void **state)
   gint bind, tmpfs;
 
   fixture_host_add_dir (*state, "/home/alice/work/cache");
-  plan = compile_ok (*state, "[filesystem]\n"
+  plan = fixture_compile_ok (*state, "[filesystem]\n"
                              "tmpfs=/home/alice/work/cache\n"
                              "writable=/home/alice/work\n");
   bind = find_op (plan, CORDON_OP_BIND, "/home/alice/work");
@@ -305,7 +271,7 @@ test_compile_binds_a_workdir_under_a_tmpfs_tmp_after_the_tmpfs (void **state)
   gint tmpfs, bind;
 
   fixture_host_add_dir (host, "/tmp/job");
-  plan = compile_ok (host, "[filesystem]\nwritable=${WORKDIR}\ntmpfs=/tmp\n");
+  plan = fixture_compile_ok (host, "[filesystem]\nwritable=${WORKDIR}\ntmpfs=/tmp\n");
   tmpfs = find_op (plan, CORDON_OP_TMPFS, "/tmp");
   bind = find_op (plan, CORDON_OP_BIND, "/tmp/job");
   assert_true (tmpfs >= 0);
@@ -316,7 +282,7 @@ test_compile_binds_a_workdir_under_a_tmpfs_tmp_after_the_tmpfs (void **state)
 static void
 test_compile_puts_masks_after_every_bind (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\n"
                                            "writable=${WORKDIR}\n"
                                            "read-only=/usr/share\n"
@@ -332,7 +298,7 @@ test_compile_puts_masks_after_every_bind (void **state)
 static void
 test_compile_orders_masks_by_depth (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[secrets]\n"
                                            "mask=${HOME}/.config/git/credentials;${HOME}/.netrc\n");
 
@@ -356,7 +322,7 @@ test_compile_orders_every_shipped_policy_per_invariant_6 (void **state)
 static void
 test_compile_keeps_one_op_for_a_path_named_twice (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\n"
                                            "writable=${WORKDIR};/home/alice/work\n"
                                            "[secrets]\n"
@@ -373,7 +339,7 @@ static void
 test_compile_refuses_an_absent_required_writable_path_naming_path_and_location (void **state)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_text (*state,
                                              "[filesystem]\n"
                                              "# the cache\n"
                                              "writable=${HOME}/.cache/build\n",
@@ -390,7 +356,7 @@ static void
 test_compile_refuses_an_absent_required_read_only_path (void **state)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (*state, "[filesystem]\nread-only=/opt/tools\n", &error);
+  g_autoptr(CordonPlan) plan = fixture_compile_text (*state, "[filesystem]\nread-only=/opt/tools\n", &error);
 
   assert_null (plan);
   assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_HOST));
@@ -400,7 +366,7 @@ test_compile_refuses_an_absent_required_read_only_path (void **state)
 static void
 test_compile_skips_an_absent_writable_try_path_and_records_it (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\n"
                                            "writable-try=${HOME}/.cache/build\n");
   const CordonSkip *skip = find_skip (plan, "/home/alice/.cache/build");
@@ -416,7 +382,7 @@ test_compile_skips_an_absent_writable_try_path_and_records_it (void **state)
 static void
 test_compile_binds_a_present_read_only_try_path (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nread-only-try=/usr/share\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nread-only-try=/usr/share\n");
   gint i = find_op (plan, CORDON_OP_RO_BIND, "/usr/share");
 
   assert_true (i >= 0);
@@ -427,7 +393,7 @@ test_compile_binds_a_present_read_only_try_path (void **state)
 static void
 test_compile_skips_an_absent_tmpfs_under_a_read_only_root (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\ntmpfs=/srv/scratch\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/srv/scratch\n");
 
   assert_int_equal (find_op (plan, CORDON_OP_TMPFS, "/srv/scratch"), -1);
   assert_non_null (find_skip (plan, "/srv/scratch"));
@@ -439,7 +405,7 @@ test_compile_refuses_a_required_path_whose_variable_is_unset (void **state)
   const char * const extra[] = { "XDG_RUNTIME_DIR", NULL };
   g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (host, "[filesystem]\nwritable=${XDG_RUNTIME_DIR}/app\n", &error);
+  g_autoptr(CordonPlan) plan = fixture_compile_text (host, "[filesystem]\nwritable=${XDG_RUNTIME_DIR}/app\n", &error);
 
   assert_null (plan);
   assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_HOST));
@@ -451,7 +417,7 @@ test_compile_refuses_a_required_path_whose_variable_is_unset (void **state)
 static void
 test_compile_never_masks_an_absent_secret (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.kube\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.kube\n");
   const CordonSkip *skip = find_skip (plan, "/home/alice/.kube");
 
   assert_int_equal (count_ops_at (plan, "/home/alice/.kube"), 0);
@@ -463,7 +429,7 @@ test_compile_never_masks_an_absent_secret (void **state)
 static void
 test_compile_skips_a_secret_hidden_by_a_tmpfs (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\ntmpfs=${HOME}\n"
                                            "[secrets]\nmask=${HOME}/.netrc\n");
   const CordonSkip *skip = find_skip (plan, "/home/alice/.netrc");
@@ -478,7 +444,7 @@ test_compile_masks_a_secret_in_a_workdir_bound_under_a_tmpfs (void **state)
 {
   /* The tmpfs hides the home, but the workdir bind brings part of it
    * back: a secret there is visible again and must be masked. */
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\ntmpfs=${HOME}\nwritable=${WORKDIR}\n"
                                            "[secrets]\nmask=${WORKDIR}/README\n");
 
@@ -488,7 +454,7 @@ test_compile_masks_a_secret_in_a_workdir_bound_under_a_tmpfs (void **state)
 static void
 test_compile_masks_a_secret_directory_with_an_empty_read_only_tmpfs (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.ssh\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.ssh\n");
   gint i = find_op (plan, CORDON_OP_MASK_DIR, "/home/alice/.ssh");
 
   assert_true (i >= 0);
@@ -499,7 +465,7 @@ test_compile_masks_a_secret_directory_with_an_empty_read_only_tmpfs (void **stat
 static void
 test_compile_masks_a_secret_file_with_dev_null (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.netrc\n");
   gint i = find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.netrc");
 
   assert_true (i >= 0);
@@ -511,7 +477,7 @@ test_compile_masks_a_secret_file_with_dev_null (void **state)
 static void
 test_compile_masks_a_symlinked_secret_at_its_target (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.git-credentials\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.git-credentials\n");
 
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.config/git/credentials") >= 0);
   assert_int_equal (count_ops_at (plan, "/home/alice/.git-credentials"), 0);
@@ -523,7 +489,7 @@ test_compile_skips_a_symlinked_secret_whose_target_is_absent (void **state)
   g_autoptr(CordonPlan) plan = NULL;
 
   fixture_host_add_symlink (*state, "/home/alice/.pypirc", ".config/pypi/rc");
-  plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.pypirc\n");
+  plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.pypirc\n");
   assert_int_equal (count_ops_at (plan, "/home/alice/.pypirc"), 0);
   assert_int_equal (count_ops_at (plan, "/home/alice/.config/pypi/rc"), 0);
   assert_non_null (find_skip (plan, "/home/alice/.config/pypi/rc"));
@@ -535,7 +501,7 @@ test_compile_expands_a_secret_glob_into_a_mask_per_match (void **state)
   g_autoptr(CordonPlan) plan = NULL;
 
   fixture_host_add_file (*state, "/home/alice/.aws/config");
-  plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.aws/*\n");
+  plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.aws/*\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.aws/config") >= 0);
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.aws/credentials")
                > find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.aws/config"));
@@ -544,7 +510,7 @@ test_compile_expands_a_secret_glob_into_a_mask_per_match (void **state)
 static void
 test_compile_skips_a_secret_glob_that_matches_nothing (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[secrets]\nmask=${HOME}/.kube/*.yaml\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.kube/*.yaml\n");
   const CordonSkip *skip = find_skip (plan, "/home/alice/.kube/*.yaml");
 
   assert_non_null (skip);
@@ -555,7 +521,7 @@ test_compile_skips_a_secret_glob_that_matches_nothing (void **state)
 static void
 test_compile_masks_a_catalog_socket_with_dev_null (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@docker\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@docker\n");
   gint i = find_op (plan, CORDON_OP_MASK_FILE, "/run/docker.sock");
 
   assert_true (i >= 0);
@@ -568,7 +534,7 @@ test_compile_masks_a_catalog_socket_with_dev_null (void **state)
 static void
 test_compile_masks_a_socket_matched_by_a_catalog_glob (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@x11\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@x11\n");
 
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/tmp/.X11-unix/X0") >= 0);
 }
@@ -576,7 +542,7 @@ test_compile_masks_a_socket_matched_by_a_catalog_glob (void **state)
 static void
 test_compile_does_not_mask_a_socket_named_by_allow (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[sockets]\nmask=@dbus;@docker\nallow=@dbus-session\n");
   const CordonSkip *skip = find_skip (plan, "/run/user/1000/bus");
 
@@ -590,7 +556,7 @@ test_compile_does_not_mask_a_socket_named_by_allow (void **state)
 static void
 test_compile_does_not_mask_a_socket_path_named_by_allow (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@docker\nallow=/run/docker.sock\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@docker\nallow=/run/docker.sock\n");
 
   assert_int_equal (count_ops_at (plan, "/run/docker.sock"), 0);
   assert_non_null (find_skip (plan, "/run/docker.sock"));
@@ -601,7 +567,7 @@ test_compile_does_not_mask_sockets_matched_by_an_allow_glob (void **state)
 {
   /* REGRESSION (src/compile.c collect_allowed_sockets): an allow=
    * written as a glob was kept unexpanded and never matched. */
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
 
   assert_int_equal (count_ops_at (plan, "/tmp/.X11-unix/X0"), 0);
   assert_non_null (find_skip (plan, "/tmp/.X11-unix/X0"));
@@ -610,7 +576,7 @@ test_compile_does_not_mask_sockets_matched_by_an_allow_glob (void **state)
 static void
 test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@ssh-agent\nallow=@ssh-agent\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@ssh-agent\nallow=@ssh-agent\n");
 
   assert_int_equal (count_ops_at (plan, "/run/user/1000/ssh-agent.sock"), 0);
   assert_non_null (find_skip (plan, "/run/user/1000/ssh-agent.sock"));
@@ -623,7 +589,7 @@ test_compile_skips_a_mask_under_the_empty_proc_of_mode_none (void **state)
   const CordonSkip *skip;
 
   fixture_host_add_file (*state, "/proc/version");
-  plan = compile_ok (*state, "[proc]\nmode=none\n[secrets]\nmask=/proc/version\n");
+  plan = fixture_compile_ok (*state, "[proc]\nmode=none\n[secrets]\nmask=/proc/version\n");
   assert_true (find_op (plan, CORDON_OP_MASK_DIR, "/proc") >= 0);
   assert_int_equal (count_ops_at (plan, "/proc/version"), 0);
   skip = find_skip (plan, "/proc/version");
@@ -634,7 +600,7 @@ test_compile_skips_a_mask_under_the_empty_proc_of_mode_none (void **state)
 static void
 test_compile_keeps_no_description_when_it_is_empty (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[policy]\ndescription=\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[policy]\ndescription=\n");
 
   assert_null (plan->description);
 }
@@ -642,7 +608,7 @@ test_compile_keeps_no_description_when_it_is_empty (void **state)
 static void
 test_compile_keeps_one_mask_for_a_secret_named_directly_and_through_a_link (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[secrets]\n"
                                            "mask=${HOME}/.git-credentials;${HOME}/.config/git/credentials\n");
 
@@ -654,7 +620,7 @@ test_compile_masks_the_socket_named_by_ssh_auth_sock (void **state)
 {
   /* REGRESSION (src/sockets.c, src/compile.c add_env_socket_mask): an
    * agent socket named only by SSH_AUTH_SOCK stayed reachable. */
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask=@ssh-agent\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@ssh-agent\n");
 
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/run/user/1000/ssh-agent.sock") >= 0);
 }
@@ -668,7 +634,7 @@ test_compile_skips_a_mask_under_a_masked_directory (void **state)
   g_autoptr(CordonPlan) plan = NULL;
 
   fixture_host_add_socket (*state, "/home/alice/.gnupg/S.gpg-agent");
-  plan = compile_ok (*state, "[sockets]\nmask=@gpg-agent\n[secrets]\nmask=${HOME}/.gnupg\n");
+  plan = fixture_compile_ok (*state, "[sockets]\nmask=@gpg-agent\n[secrets]\nmask=${HOME}/.gnupg\n");
   assert_true (find_op (plan, CORDON_OP_MASK_DIR, "/home/alice/.gnupg") >= 0);
   assert_int_equal (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.gnupg/S.gpg-agent"), -1);
   assert_non_null (find_skip (plan, "/home/alice/.gnupg/S.gpg-agent"));
@@ -679,7 +645,7 @@ test_compile_skips_a_mask_whose_variable_is_unset_with_the_reason (void **state)
 {
   const char * const extra[] = { "XDG_RUNTIME_DIR", NULL };
   g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
-  g_autoptr(CordonPlan) plan = compile_ok (host, "[secrets]\nmask=${XDG_RUNTIME_DIR}/keyring\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, "[secrets]\nmask=${XDG_RUNTIME_DIR}/keyring\n");
   const CordonSkip *skip = find_skip (plan, "${XDG_RUNTIME_DIR}/keyring");
 
   assert_non_null (skip);
@@ -712,7 +678,7 @@ test_compile_masks_listening_sockets_the_sandbox_can_see (void **state)
 
   fixture_host_add_socket (*state, "/home/alice/work/app.sock");
   write_proc_net_unix (*state, listening);
-  plan = compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\ntmpfs=/run\n");
+  plan = fixture_compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\ntmpfs=/run\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/app.sock") >= 0);
   hidden = find_skip (plan, "/run/docker.sock");
   assert_non_null (hidden);
@@ -727,7 +693,7 @@ test_compile_masks_a_listening_socket_whose_path_has_a_space (void **state)
 
   fixture_host_add_socket (*state, "/home/alice/work/sp ace.sock");
   write_proc_net_unix (*state, listening);
-  plan = compile_ok (*state, "[sockets]\nmask-listening=true\n");
+  plan = fixture_compile_ok (*state, "[sockets]\nmask-listening=true\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/sp ace.sock") >= 0);
 }
 
@@ -740,7 +706,7 @@ test_compile_leaves_a_listed_path_that_is_not_a_socket (void **state)
   g_autoptr(CordonPlan) plan = NULL;
 
   write_proc_net_unix (*state, listening);
-  plan = compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\nwritable=${WORKDIR}\n");
+  plan = fixture_compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\nwritable=${WORKDIR}\n");
   assert_int_equal (find_op (plan, CORDON_OP_MASK_DIR, "/home/alice/work"), -1);
   assert_non_null (find_skip (plan, "/home/alice/work"));
 }
@@ -754,7 +720,7 @@ test_compile_refuses_mask_listening_when_the_socket_table_is_unreadable (void **
   g_autoptr(CordonPlan) plan = NULL;
 
   assert_int_equal (g_unlink (table), 0);
-  plan = compile_text (host, "[sockets]\nmask-listening=true\n", &error);
+  plan = fixture_compile_text (host, "[sockets]\nmask-listening=true\n", &error);
   assert_null (plan);
   assert_non_null (error);
   assert_non_null (strstr (error->message, "/proc/net/unix"));
@@ -773,7 +739,7 @@ test_compile_exempts_an_allowed_socket_however_its_path_is_spelled (void **state
   fixture_host_add_socket (host, "/home/alice/work/d.sock");
   fixture_host_add_symlink (host, "/home/alice/lnk", "work");
   write_proc_net_unix (host, listening);
-  plan = compile_ok (host, "[environment]\nallow=DOCKER_HOST\n"
+  plan = fixture_compile_ok (host, "[environment]\nallow=DOCKER_HOST\n"
                            "[sockets]\nmask=@docker\nallow=@docker\nmask-listening=true\n");
   assert_int_equal (count_ops_at (plan, "/home/alice/work/d.sock"), 0);
   assert_true (envp_has_name (plan, "DOCKER_HOST"));
@@ -787,10 +753,10 @@ test_compile_lists_abstract_sockets_only_when_the_network_is_shared (void **stat
   g_autoptr(CordonPlan) unshared = NULL;
 
   write_proc_net_unix (*state, sockets);
-  shared = compile_ok (*state, "[namespaces]\nunshare=user;pid\n");
+  shared = fixture_compile_ok (*state, "[namespaces]\nunshare=user;pid\n");
   assert_int_equal (shared->abstract_sockets->len, 2);
   assert_string_equal (g_ptr_array_index (shared->abstract_sockets, 0), "@/tmp/.X11-unix/X0");
-  unshared = compile_ok (*state, "[namespaces]\nunshare=user;pid;net\n");
+  unshared = fixture_compile_ok (*state, "[namespaces]\nunshare=user;pid;net\n");
   assert_int_equal (unshared->abstract_sockets->len, 0);
 }
 
@@ -841,7 +807,7 @@ test_compile_masks_a_socket_at_its_bind_mount_alias_too (void **state)
                                     "21 1 254:0 / / rw - ext4 /dev/vda rw\n"
                                     "22 21 0:25 / /run rw - tmpfs tmpfs rw\n"
                                     "23 21 0:25 / /srv/run-alias rw - tmpfs tmpfs rw\n", -1, NULL));
-  plan = compile_ok (host, "[sockets]\nmask=@docker\n");
+  plan = fixture_compile_ok (host, "[sockets]\nmask=@docker\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/run/docker.sock") >= 0);
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/srv/run-alias/docker.sock") >= 0);
 }
@@ -855,7 +821,7 @@ test_compile_drops_the_variable_that_located_a_masked_socket (void **state)
   const CordonEnvDecision *d;
 
   fixture_host_add_socket (host, "/home/alice/work/d.sock");
-  plan = compile_ok (host, "[environment]\nallow=DOCKER_HOST\n[sockets]\nmask=@docker\n");
+  plan = fixture_compile_ok (host, "[environment]\nallow=DOCKER_HOST\n[sockets]\nmask=@docker\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/d.sock") >= 0);
   d = find_decision (plan, "DOCKER_HOST");
   assert_non_null (d);
@@ -871,7 +837,7 @@ test_compile_keeps_cordons_own_config_read_only_under_a_writable_home (void **st
   gint bind, ro;
 
   fixture_host_add_dir (*state, "/home/alice/.config/cordon");
-  plan = compile_ok (*state, "[filesystem]\nwritable=${HOME}\n");
+  plan = fixture_compile_ok (*state, "[filesystem]\nwritable=${HOME}\n");
   bind = find_op (plan, CORDON_OP_BIND, "/home/alice");
   ro = find_op (plan, CORDON_OP_RO_BIND, "/home/alice/.config/cordon");
   assert_true (bind >= 0);
@@ -884,7 +850,7 @@ test_compile_adds_nothing_for_cordons_config_when_it_is_not_writable (void **sta
   g_autoptr(CordonPlan) plan = NULL;
 
   fixture_host_add_dir (*state, "/home/alice/.config/cordon");
-  plan = compile_ok (*state, "[filesystem]\nread-only=${HOME}\n");
+  plan = fixture_compile_ok (*state, "[filesystem]\nread-only=${HOME}\n");
   assert_int_equal (find_op (plan, CORDON_OP_RO_BIND, "/home/alice/.config/cordon"), -1);
 }
 
@@ -892,7 +858,7 @@ static void
 test_compile_keeps_each_named_capability_after_dropping_all (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, "[capabilities]\nkeep=net_raw;CAP_NET_RAW;cap_chown\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, "[capabilities]\nkeep=net_raw;CAP_NET_RAW;cap_chown\n");
   gint drop = find_op (plan, CORDON_OP_CAP_DROP_ALL, NULL);
   gint add = find_op (plan, CORDON_OP_CAP_ADD, NULL);
 
@@ -906,7 +872,7 @@ test_compile_keeps_each_named_capability_after_dropping_all (void **state)
 static void
 test_compile_records_the_seccomp_profile_and_its_exceptions (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[seccomp]\nprofile=strict\nallow=ptrace\ndeny=chmod\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[seccomp]\nprofile=strict\nallow=ptrace\ndeny=chmod\n");
 
   assert_int_equal (plan->seccomp, CORDON_SECCOMP_STRICT);
   assert_int_equal (plan->seccomp_allow->len, 1);
@@ -921,7 +887,7 @@ test_compile_passes_the_variable_of_an_allowed_socket (void **state)
   g_autoptr(CordonPlan) plan = NULL;
 
   fixture_host_add_socket (host, "/home/alice/work/d.sock");
-  plan = compile_ok (host, "[environment]\nallow=DOCKER_HOST\n[sockets]\nmask=@docker\nallow=@docker\n");
+  plan = fixture_compile_ok (host, "[environment]\nallow=DOCKER_HOST\n[sockets]\nmask=@docker\nallow=@docker\n");
   assert_int_equal (count_ops_at (plan, "/home/alice/work/d.sock"), 0);
   assert_true (envp_has_name (plan, "DOCKER_HOST"));
 }
@@ -929,7 +895,7 @@ test_compile_passes_the_variable_of_an_allowed_socket (void **state)
 static void
 test_compile_accepts_mask_listening_false (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[sockets]\nmask-listening=false\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask-listening=false\n");
 
   assert_non_null (plan);
   assert_true (find_op (plan, CORDON_OP_RO_BIND, "/") >= 0);
@@ -940,7 +906,7 @@ test_compile_accepts_mask_listening_false (void **state)
 static void
 test_compile_drops_a_never_pass_variable_even_when_star_allows_it (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[environment]\nallow=*\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[environment]\nallow=*\n");
   const CordonEnvDecision *d = find_decision (plan, "LD_PRELOAD");
 
   assert_false (envp_has_name (plan, "LD_PRELOAD"));
@@ -954,7 +920,7 @@ test_compile_drops_a_never_pass_variable_even_when_star_allows_it (void **state)
 static void
 test_compile_passes_an_allowed_variable_with_the_callers_value (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[environment]\nallow=PATH\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[environment]\nallow=PATH\n");
   const CordonEnvDecision *d = find_decision (plan, "PATH");
 
   assert_true (envp_has (plan, "PATH=" FIXTURE_PATH));
@@ -966,7 +932,7 @@ test_compile_passes_an_allowed_variable_with_the_callers_value (void **state)
 static void
 test_compile_drops_a_variable_that_is_not_allowed (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[environment]\nallow=PATH\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[environment]\nallow=PATH\n");
   const CordonEnvDecision *d = find_decision (plan, "SECRET_TOKEN");
 
   assert_false (envp_has_name (plan, "SECRET_TOKEN"));
@@ -977,7 +943,7 @@ test_compile_drops_a_variable_that_is_not_allowed (void **state)
 static void
 test_compile_lets_set_override_the_callers_value (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state,
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[environment]\nallow=HOME\nset=HOME=/home/trial\n");
   const CordonEnvDecision *d = find_decision (plan, "HOME");
   guint n = 0;
@@ -992,7 +958,7 @@ test_compile_lets_set_override_the_callers_value (void **state)
 static void
 test_compile_expands_variables_in_a_set_value (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[environment]\nset=XDG_CACHE_HOME=${WORKDIR}/.cache\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[environment]\nset=XDG_CACHE_HOME=${WORKDIR}/.cache\n");
 
   assert_true (envp_has (plan, "XDG_CACHE_HOME=/home/alice/work/.cache"));
 }
@@ -1001,7 +967,7 @@ static void
 test_compile_refuses_to_set_a_never_pass_variable (void **state)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (*state, "[environment]\nset=LD_PRELOAD=/x.so\n", &error);
+  g_autoptr(CordonPlan) plan = fixture_compile_text (*state, "[environment]\nset=LD_PRELOAD=/x.so\n", &error);
 
   assert_null (plan);
   assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
@@ -1011,7 +977,7 @@ test_compile_refuses_to_set_a_never_pass_variable (void **state)
 static void
 test_compile_sorts_the_envp_and_holds_only_allowed_names (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[environment]\nallow=TERM;PATH;LANG;NOT_SET\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[environment]\nallow=TERM;PATH;LANG;NOT_SET\n");
 
   assert_int_equal (plan->envp->len, 3);
   assert_string_equal (g_ptr_array_index (plan->envp, 0), "LANG=C.UTF-8");
@@ -1022,7 +988,7 @@ test_compile_sorts_the_envp_and_holds_only_allowed_names (void **state)
 static void
 test_compile_sorts_the_env_decisions_by_name (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[environment]\nallow=PATH\nset=AAA=1;ZZZ=2\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[environment]\nallow=PATH\nset=AAA=1;ZZZ=2\n");
 
   assert_true (plan->env_decisions->len >= 2);
   for (guint i = 1; i < plan->env_decisions->len; i++)
@@ -1033,7 +999,7 @@ test_compile_sorts_the_env_decisions_by_name (void **state)
 static void
 test_compile_passes_nothing_when_nothing_is_allowed (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=read-only\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=read-only\n");
 
   assert_int_equal (plan->envp->len, 0);
 }
@@ -1062,7 +1028,7 @@ test_compile_adds_no_cap_drop_for_an_unprivileged_caller (void **state)
 static void
 test_compile_unshares_each_named_namespace_in_a_fixed_order (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[namespaces]\nunshare=net;user;pid\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[namespaces]\nunshare=net;user;pid\n");
   gint user = -1, pid = -1, net = -1;
 
   for (guint i = 0; i < plan->ops->len; i++)
@@ -1087,7 +1053,7 @@ test_compile_unshares_each_named_namespace_in_a_fixed_order (void **state)
 static void
 test_compile_adds_new_session_and_die_with_parent_by_default (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=read-only\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=read-only\n");
 
   assert_true (find_op (plan, CORDON_OP_NEW_SESSION, NULL) >= 0);
   assert_true (find_op (plan, CORDON_OP_DIE_WITH_PARENT, NULL) >= 0);
@@ -1096,7 +1062,7 @@ test_compile_adds_new_session_and_die_with_parent_by_default (void **state)
 static void
 test_compile_leaves_out_new_session_when_the_policy_says_false (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[namespaces]\nnew-session=false\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[namespaces]\nnew-session=false\n");
 
   assert_int_equal (find_op (plan, CORDON_OP_NEW_SESSION, NULL), -1);
 }
@@ -1106,7 +1072,7 @@ test_compile_leaves_out_new_session_when_the_policy_says_false (void **state)
 static void
 test_compile_minimal_root_binds_host_directories_read_only (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=minimal\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n");
   gint usr = find_op (plan, CORDON_OP_RO_BIND, "/usr");
   gint etc = find_op (plan, CORDON_OP_RO_BIND, "/etc");
 
@@ -1119,7 +1085,7 @@ test_compile_minimal_root_binds_host_directories_read_only (void **state)
 static void
 test_compile_minimal_root_keeps_symlinked_entries_as_symlinks (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=minimal\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n");
   static const char * const links[][2] = {
     { "/bin", "usr/bin" }, { "/sbin", "usr/sbin" }, { "/lib", "usr/lib" }, { "/lib64", "usr/lib64" },
   };
@@ -1137,7 +1103,7 @@ test_compile_minimal_root_keeps_symlinked_entries_as_symlinks (void **state)
 static void
 test_compile_minimal_root_skips_entries_absent_on_the_host (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=minimal\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n");
 
   assert_int_equal (count_ops_at (plan, "/lib32"), 0);
   assert_non_null (find_skip (plan, "/lib32"));
@@ -1147,7 +1113,7 @@ test_compile_minimal_root_skips_entries_absent_on_the_host (void **state)
 static void
 test_compile_minimal_root_makes_a_tmpfs_for_a_path_absent_on_the_host (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=minimal\ntmpfs=/scratch\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\ntmpfs=/scratch\n");
 
   assert_true (find_op (plan, CORDON_OP_TMPFS, "/scratch") >= 0);
 }
@@ -1155,7 +1121,7 @@ test_compile_minimal_root_makes_a_tmpfs_for_a_path_absent_on_the_host (void **st
 static void
 test_compile_minimal_root_skips_a_secret_outside_its_binds (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\nroot=minimal\n[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n[secrets]\nmask=${HOME}/.netrc\n");
   const CordonSkip *skip = find_skip (plan, "/home/alice/.netrc");
 
   assert_int_equal (count_ops_at (plan, "/home/alice/.netrc"), 0);
@@ -1166,7 +1132,7 @@ test_compile_minimal_root_skips_a_secret_outside_its_binds (void **state)
 static void
 test_compile_binds_the_host_proc_read_only_in_host_ro_mode (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[proc]\nmode=host-ro\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[proc]\nmode=host-ro\n");
   gint i = find_op (plan, CORDON_OP_RO_BIND, "/proc");
 
   assert_true (i >= 0);
@@ -1182,7 +1148,7 @@ test_compile_refuses_the_root_directory_as_workdir (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new_full (1000, NULL, "/");
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (host, "[filesystem]\nwritable=${WORKDIR}\n", &error);
+  g_autoptr(CordonPlan) plan = fixture_compile_text (host, "[filesystem]\nwritable=${WORKDIR}\n", &error);
 
   assert_null (plan);
   assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_USAGE));
@@ -1193,7 +1159,7 @@ test_compile_refuses_a_workdir_that_is_not_a_directory (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new_full (1000, NULL, "/home/alice/.netrc");
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (host, "[filesystem]\nroot=read-only\n", &error);
+  g_autoptr(CordonPlan) plan = fixture_compile_text (host, "[filesystem]\nroot=read-only\n", &error);
 
   assert_null (plan);
   assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_HOST));
@@ -1212,7 +1178,7 @@ test_compile_starts_the_command_in_the_workdir (void **state)
 static void
 test_compile_records_a_workdir_hidden_by_a_tmpfs (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, "[filesystem]\ntmpfs=${HOME}\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=${HOME}\n");
 
   assert_int_equal (find_op (plan, CORDON_OP_CHDIR, NULL), -1);
   assert_non_null (find_skip (plan, FIXTURE_WORKDIR));

@@ -20,46 +20,13 @@
 
 /* --- helpers ------------------------------------------------------------ */
 
-static CordonPlan *
-compile_text (FixtureHost *host,
-              const char *text,
-              GError **error)
-{
-  g_autoptr(GError) load_error = NULL;
-  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
-  g_autoptr(CordonPolicy) policy = fixture_load_text (text, diags, &load_error);
-
-  if (load_error != NULL)
-    fail_msg ("policy did not load: %s", load_error->message);
-  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
-    {
-      g_autofree char *msg = cordon_diagnostic_format (cordon_diagnostics_get (diags, 0));
-
-      fail_msg ("policy has errors: %s", msg);
-    }
-  return fixture_compile (host, policy, error);
-}
-
-static CordonPlan *
-compile_ok (FixtureHost *host,
-            const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  CordonPlan *plan = compile_text (host, text, &error);
-
-  if (error != NULL)
-    fail_msg ("compile failed: %s", error->message);
-  assert_non_null (plan);
-  return plan;
-}
-
 /* The message of a compile that must fail. */
 static char *
 compile_error (FixtureHost *host,
                const char *text)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = compile_text (host, text, &error);
+  g_autoptr(CordonPlan) plan = fixture_compile_text (host, text, &error);
 
   assert_null (plan);
   assert_non_null (error);
@@ -131,7 +98,7 @@ static void
 test_identity_runs_a_root_callers_sandbox_as_the_dedicated_uid (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL);
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, TRIAL);
 
   assert_true (plan->switch_identity);
   assert_false (plan->host_root);
@@ -145,7 +112,7 @@ test_identity_runs_a_root_callers_sandbox_as_the_dedicated_uid (void **state)
 static void
 test_identity_leaves_an_ordinary_callers_sandbox_as_the_caller (void **state)
 {
-  g_autoptr(CordonPlan) plan = compile_ok (*state, TRIAL "[identity]\nhost-user=root\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, TRIAL "[identity]\nhost-user=root\n");
 
   assert_false (plan->switch_identity);
   assert_false (plan->host_root);
@@ -157,7 +124,7 @@ static void
 test_identity_host_user_root_keeps_root_as_a_named_degradation (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL "[identity]\nhost-user=root\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, TRIAL "[identity]\nhost-user=root\n");
 
   assert_false (plan->switch_identity);
   assert_true (plan->host_root);
@@ -178,7 +145,7 @@ static void
 test_identity_takes_a_named_uid (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL "[identity]\nhost-user=4242\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, TRIAL "[identity]\nhost-user=4242\n");
 
   assert_true (plan->switch_identity);
   assert_int_equal (plan->host_uid, 4242);
@@ -222,7 +189,7 @@ static void
 test_identity_keeps_the_namespaces_of_the_policy (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, TRIAL "[namespaces]\nshare=user\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, TRIAL "[namespaces]\nshare=user\n");
 
   /* The keeper's user namespace is the host user's in any case; bwrap
    * makes none of its own unless the policy asks. */
@@ -241,7 +208,7 @@ test_identity_idmaps_each_writable_path_once (void **state)
 
   fixture_host_add_dir (host, "/srv/cache");
   fixture_host_add_dir (host, "/home/alice/work/sub");
-  plan = compile_ok (host, TRIAL "[filesystem]\nwritable=/srv/cache;${WORKDIR}/sub\n");
+  plan = fixture_compile_ok (host, TRIAL "[filesystem]\nwritable=/srv/cache;${WORKDIR}/sub\n");
   list = stage_list (plan);
   /* The one below the workdir is reached through the workdir's tree. */
   assert_string_equal (list, "idmap /srv/cache, idmap /home/alice/work");
@@ -256,7 +223,7 @@ test_identity_lays_a_shadow_over_a_directory_the_user_cannot_search (void **stat
 
   fixture_host_add_dir (host, "/srv/private/wd");
   chmod_fixture (host, "/srv/private", 0700);
-  plan = compile_ok (host, TRIAL);
+  plan = fixture_compile_ok (host, TRIAL);
   list = stage_list (plan);
   assert_string_equal (list, "shadow /srv/private, idmap /srv/private/wd");
 }
@@ -271,7 +238,7 @@ test_identity_clones_the_helper_below_a_closed_directory (void **state)
   fixture_host_add_file (host, "/opt/build/bin/cordon-exec");
   chmod_fixture (host, "/opt/build", 0700);
   host->facts->helper_path = g_strdup ("/opt/build/bin/cordon-exec");
-  plan = compile_ok (host, TRIAL);
+  plan = fixture_compile_ok (host, TRIAL);
   list = stage_list (plan);
   assert_string_equal (list, "shadow /opt/build, idmap /home/alice/work, clone /opt/build/bin/cordon-exec (file)");
 }
@@ -280,7 +247,7 @@ static void
 test_identity_stages_nothing_where_every_path_is_reachable (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, "[policy]\ninclude=base\n[filesystem]\nroot=read-only\n");
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, "[policy]\ninclude=base\n[filesystem]\nroot=read-only\n");
 
   assert_true (plan->switch_identity);
   assert_int_equal (plan->stage->len, 0);
@@ -295,7 +262,7 @@ test_identity_leaves_out_a_mask_the_user_cannot_reach (void **state)
 
   fixture_host_add_file (host, "/srv/closed/secret");
   chmod_fixture (host, "/srv/closed", 0700);
-  plan = compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n");
+  plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n");
   skip = find_skip (plan, "/srv/closed/secret");
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "uid 99999, the sandbox's host user, cannot reach it"));
@@ -312,7 +279,7 @@ test_identity_masks_what_the_caller_itself_would_reach (void **state)
 
   fixture_host_add_file (host, "/srv/closed/secret");
   chmod_fixture (host, "/srv/closed", 0700);
-  plan = compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n[identity]\nhost-user=root\n");
+  plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n[identity]\nhost-user=root\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE) >= 0);
   assert_int_equal (plan->unreachable->len, 0);
 }
@@ -332,7 +299,7 @@ static void
 test_identity_allows_keep_setfcap_without_a_writable_path (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
-  g_autoptr(CordonPlan) plan = compile_ok (host, "[policy]\ninclude=base\n[filesystem]\nroot=read-only\n"
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (host, "[policy]\ninclude=base\n[filesystem]\nroot=read-only\n"
                                                  "[capabilities]\nkeep=setfcap\n");
 
   assert_true (plan->switch_identity);
@@ -384,7 +351,7 @@ test_identity_proves_a_left_out_tmpfs_unreachable_too (void **state)
 
   fixture_host_add_dir (host, "/srv/closed/cache");
   chmod_fixture (host, "/srv/closed", 0700);
-  plan = compile_ok (host, TRIAL "[filesystem]\ntmpfs=/srv/closed/cache\n");
+  plan = fixture_compile_ok (host, TRIAL "[filesystem]\ntmpfs=/srv/closed/cache\n");
   assert_non_null (find_skip (plan, "/srv/closed/cache"));
   assert_int_equal (plan->unreachable->len, 1);
   assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/srv/closed/cache");

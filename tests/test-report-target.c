@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "fixture-host.h"
 #include "report-target.h"
 
 typedef struct
@@ -44,30 +45,12 @@ setup (void **state)
   return f->dir == NULL;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static int
 teardown (void **state)
 {
   Fixture *f = *state;
 
-  remove_tree (f->dir);
+  fixture_rm_rf (f->dir);
   g_free (f->dir);
   g_free (f);
   return 0;
