@@ -20,7 +20,11 @@
  * - a character device or a FIFO: opened for writing, now.
  *
  * Anything else (a directory, another user's file, a dangling symlink, a
- * block device, a socket) is refused before anything runs. Every fd held
+ * block device, a socket) is refused before anything runs. Once the plan
+ * is known, so is a path resolved through a symlink, or naming a FIFO or
+ * a device, that lies in one of its writable paths: an earlier run's
+ * sandbox may have left it there for this run's cordon (root, maybe) to
+ * follow (cordon_report_target_check_writable). Every fd held
  * here is close-on-exec, and launch closes all but its own in bwrap's
  * keeper besides: none reaches the sandbox. */
 #include "config.h"
