@@ -410,6 +410,8 @@ cordon_checker_run_line (CordonChecker *ck,
       ck->host_proc = 1;
       ck->cordon_pid = strtol (f[1], NULL, 10);
     }
+  else if (n == 1 && strcmp (f[0], "outside-shown") == 0)
+    ck->outside_shown = 1;
   else if (n == 2 && strcmp (f[0], "seccomp") == 0)
     check_seccomp (ck, f[1]);
   else if (n == 2 && strcmp (f[0], "capeff") == 0)
@@ -819,6 +821,48 @@ check_processes (CordonChecker *ck)
           n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
 }
 
+/* Under a shared pid namespace or the host's /proc, processes outside
+ * the sandbox show. None may be open to it: a process whose
+ * /proc/PID/ns/mnt it may read is one it may trace (the same access
+ * check guards /proc/PID/root, cwd, fd and, for writing, mem), and one
+ * in another mount namespace is not the sandbox's: bwrap's monitor,
+ * say, left in the sandbox's user namespace, whose memory written would
+ * run code with bwrap's capabilities, and whose root is the host's. */
+static void
+check_processes_closed (CordonChecker *ck)
+{
+  char mine[64], theirs[64], path[300], detail[400] = "";
+  DIR *proc;
+  struct dirent *de;
+  ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
+
+  if (n <= 0)
+    {
+      result (ck, "processes-closed", 0, errno, "/proc/self/ns/mnt cannot be read");
+      return;
+    }
+  mine[n] = '\0';
+  proc = opendir ("/proc");
+  while (proc != NULL && detail[0] == '\0' && (de = readdir (proc)) != NULL)
+    {
+      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
+      n = readlink (path, theirs, sizeof theirs - 1);
+      if (n <= 0)
+        continue;   /* closed (EACCES), or gone */
+      theirs[n] = '\0';
+      if (strcmp (theirs, mine) != 0)
+        snprintf (detail, sizeof detail, "/proc/%s, a process in another mount namespace, is "
+                  "open to the sandbox: its root, its fds and its memory can be reached", de->d_name);
+    }
+  if (proc == NULL)
+    snprintf (detail, sizeof detail, "/proc cannot be listed: %s", strerror (errno));
+  else
+    closedir (proc);
+  result (ck, "processes-closed", detail[0] == '\0', 0, detail);
+}
+
 /* 1 when /proc holds no entry at all (or is absent), else 0. */
 static int
 proc_is_empty (void)
@@ -861,6 +905,9 @@ cordon_checker_run_fixed (CordonChecker *ck,
       if (ck->pid_ns_new)
         result (ck, "processes", empty, 0,
                 empty ? "no /proc inside: no process to see" : "/proc is not empty");
+      if (ck->outside_shown)
+        result (ck, "processes-closed", empty, 0,
+                empty ? "no /proc inside: no process to reach" : "/proc is not empty");
       return;
     }
   check_dropped_values (ck);
@@ -869,4 +916,6 @@ cordon_checker_run_fixed (CordonChecker *ck,
   check_fds (ck, own_fds, n_own_fds);
   check_credentials (ck);
   check_processes (ck);
+  if (ck->outside_shown)
+    check_processes_closed (ck);
 }

@@ -16,6 +16,7 @@ typedef struct
   int pid_ns_new;     /* only the sandbox's processes may be visible */
   int host_proc;      /* /proc is the host's, read-only (a named degradation) */
   long cordon_pid;    /* with host_proc: cordon's pid, as the host's /proc shows it */
+  int outside_shown;  /* processes outside the sandbox show in /proc: none may be open */
   unsigned long long cap_eff; /* the capabilities the policy keeps */
   int seccomp;        /* the filter is in force (spec line "seccomp") */
 } CordonChecker;

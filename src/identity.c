@@ -518,6 +518,29 @@ refuse_root_makers (Ctx *x,
   return TRUE;
 }
 
+/* bwrap runs as uid 0 of the keeper's user namespace, with every
+ * capability there. A sandbox left in that namespace ([namespaces]
+ * share=user) is the same uid in the same namespace as bwrap's monitor,
+ * which it could then trace (under a shared pid namespace, or the host's
+ * /proc, it sees it): write its memory, follow its /proc/PID/root into
+ * the keeper's mounts. In a namespace of its own the monitor's
+ * capabilities are out of its reach, and so is the monitor. */
+static void
+unshare_user (Ctx *x)
+{
+  CordonOp *op;
+
+  if (x->plan->namespaces & CORDON_NS_USER)
+    return;
+  op = cordon_op_new (CORDON_OP_UNSHARE, NULL, NULL, x->rule,
+                      "new user namespace, always for a sandbox run as another host user: "
+                      "bwrap's monitor, uid 0 of the namespace it runs in, stays out of reach");
+  op->key = CORDON_KEY_IDENTITY_HOST_USER;
+  op->ns = CORDON_NS_USER;
+  g_ptr_array_insert (x->plan->ops, 0, op);
+  x->plan->namespaces |= CORDON_NS_USER;
+}
+
 static int
 compare_stages (gconstpointer a,
                 gconstpointer b)
@@ -559,6 +582,7 @@ cordon_identity_compile (CordonPlan *plan,
   plan->switch_identity = TRUE;
   if (!check_caps (&x, CAP_SETUID_BIT | CAP_SETGID_BIT, error))
     return FALSE;
+  unshare_user (&x);
   if (!stage_writable (&x, error) || !refuse_root_makers (&x, policy, error)
       || !stage_sources (&x, error) || !prune_unreachable (&x, error))
     return FALSE;

@@ -206,6 +206,19 @@ add_host_proc_checks (CordonVerify *v,
              "links) are closed to the sandbox", NULL);
 }
 
+/* Without a pid namespace of its own, or under the host's /proc, the
+ * sandbox sees processes outside it: none may be open to it. */
+static void
+add_outside_shown_checks (CordonVerify *v,
+                          const CordonPlan *plan)
+{
+  if ((plan->namespaces & CORDON_NS_PID) && plan->proc_mode != CORDON_PROC_HOST_RO)
+    return;
+  g_string_append (v->spec, "outside-shown\n");
+  add_check (v, "processes-closed", "", "no process outside the sandbox is open to it "
+             "(its /proc/PID/root, fds, memory)", NULL);
+}
+
 static void
 add_namespace_checks (CordonVerify *v,
                       const CordonPlan *plan)
@@ -355,6 +368,7 @@ cordon_verify_new (const CordonPlan *plan,
   add_identity_checks (v, plan);
   add_namespace_checks (v, plan);
   add_host_proc_checks (v, plan);
+  add_outside_shown_checks (v, plan);
   add_environment (v, plan, facts, command);
   for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
     if (!g_str_equal (fixed_checks[i].id, "processes") || (plan->namespaces & CORDON_NS_PID))

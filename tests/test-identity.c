@@ -186,15 +186,26 @@ test_identity_refuses_without_the_capabilities_to_change_uid (void **state)
 }
 
 static void
-test_identity_keeps_the_namespaces_of_the_policy (void **state)
+test_identity_always_gives_the_sandbox_a_user_namespace_of_its_own (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
   g_autoptr(CordonPlan) plan = fixture_compile_ok (host, TRIAL "[namespaces]\nshare=user\n");
+  g_autoptr(CordonPlan) asroot = fixture_compile_ok (host, TRIAL "[namespaces]\nshare=user\n"
+                                                     "[identity]\nhost-user=root\n");
+  const CordonOp *op;
 
-  /* The keeper's user namespace is the host user's in any case; bwrap
-   * makes none of its own unless the policy asks. */
+  /* Left in the keeper's user namespace, the sandbox would be uid 0 there
+   * beside bwrap's monitor, and could trace it: cordon adds a user
+   * namespace the policy shares, and names [identity] for it. */
   assert_true (plan->switch_identity);
-  assert_false (plan->namespaces & CORDON_NS_USER);
+  assert_true (plan->namespaces & CORDON_NS_USER);
+  op = g_ptr_array_index (plan->ops, 0);
+  assert_int_equal (op->kind, CORDON_OP_UNSHARE);
+  assert_int_equal (op->ns, CORDON_NS_USER);
+  assert_int_equal (op->key, CORDON_KEY_IDENTITY_HOST_USER);
+  assert_non_null (strstr (op->why, "bwrap's monitor"));
+  /* As host root (no switch) the policy's sharing stands. */
+  assert_false (asroot->namespaces & CORDON_NS_USER);
 }
 
 /* --- what is staged ---------------------------------------------------------- */
@@ -381,7 +392,7 @@ main (void)
     T (test_identity_refuses_an_account_with_the_dedicated_uid),
     T (test_identity_refuses_an_unknown_user_at_its_line),
     T (test_identity_refuses_without_the_capabilities_to_change_uid),
-    T (test_identity_keeps_the_namespaces_of_the_policy),
+    T (test_identity_always_gives_the_sandbox_a_user_namespace_of_its_own),
     T (test_identity_idmaps_each_writable_path_once),
     T (test_identity_lays_a_shadow_over_a_directory_the_user_cannot_search),
     T (test_identity_clones_the_helper_below_a_closed_directory),
