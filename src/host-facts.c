@@ -14,6 +14,7 @@
 
 #include "host-facts.h"
 #include "host-identity.h"
+#include "mount-table.h"
 #include "path-util.h"
 #include "policy-vars.h"
 #include "probe.h"
@@ -389,68 +390,15 @@ resolve_path (const CordonHostFacts *facts,
   }
 }
 
-typedef struct
-{
-  char *dev;
-  char *root;
-  char *point;
-} MountEntry;
-
-static void
-mount_entry_free (gpointer p)
-{
-  MountEntry *m = p;
-
-  g_free (m->dev);
-  g_free (m->root);
-  g_free (m->point);
-  g_free (m);
-}
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static char *
-unescape_octal (const char *s)
-{
-  g_autoptr(GString) out = g_string_new (NULL);
-
-  for (const char *p = s; *p != '\0'; p++)
-    {
-      if (p[0] == '\\' && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && g_ascii_isdigit (p[3]))
-        {
-          g_string_append_c (out, (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0')));
-          p += 3;
-        }
-      else
-        g_string_append_c (out, *p);
-    }
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
+/* The caller's mount table (the fixture's, under a sysroot). */
 static GPtrArray *
 read_mounts (const CordonHostFacts *facts)
 {
   g_autofree char *path = g_strconcat (facts->sysroot, "/proc/self/mountinfo", NULL);
   g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-  GPtrArray *mounts = g_ptr_array_new_with_free_func (mount_entry_free);
 
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return mounts;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", 6);
-      MountEntry *m;
-
-      if (g_strv_length (f) < 5)
-        continue;
-      m = g_new0 (MountEntry, 1);
-      m->dev = g_strdup (f[2]);
-      m->root = unescape_octal (f[3]);
-      m->point = unescape_octal (f[4]);
-      g_ptr_array_add (mounts, m);
-    }
-  return mounts;
+  (void) g_file_get_contents (path, &text, NULL, NULL);
+  return cordon_mount_table_parse (text);
 }
 
 static gboolean
@@ -475,23 +423,15 @@ socket_aliases (const CordonHostFacts *facts,
 {
   g_autoptr(GPtrArray) mounts = read_mounts (facts);
   GPtrArray *aliases = g_ptr_array_new_with_free_func (g_free);
-  const MountEntry *home = NULL;
+  const CordonMount *home = cordon_mount_table_holding (mounts, path);
   g_autofree char *inner = NULL;
 
-  for (guint i = 0; i < mounts->len; i++)
-    {
-      const MountEntry *m = g_ptr_array_index (mounts, i);
-
-      if (cordon_path_is_ancestor (m->point, path, TRUE)
-          && (home == NULL || strlen (m->point) >= strlen (home->point)))
-        home = m;
-    }
   if (home == NULL)
     return aliases;
-  inner = g_build_filename (home->root, path + (g_str_equal (home->point, "/") ? 0 : strlen (home->point)), NULL);
+  inner = cordon_mount_inner_path (home, path);
   for (guint i = 0; i < mounts->len; i++)
     {
-      const MountEntry *m = g_ptr_array_index (mounts, i);
+      const CordonMount *m = g_ptr_array_index (mounts, i);
       g_autofree char *alias = NULL;
       g_autofree char *joined = NULL;
 

@@ -908,7 +908,7 @@ run_check_report (Run *run)
         g_ptr_array_add (writable, op->src);
     }
   g_ptr_array_add (writable, NULL);
-  if (cordon_report_target_check_writable (run->report_target, (const char * const *) writable->pdata, &error))
+  if (cordon_report_target_settle (run->report_target, (const char * const *) writable->pdata, &error))
     return TRUE;
   g_clear_pointer (&run->report_target, cordon_report_target_free);
   run_fail (run, "usage", error->message);

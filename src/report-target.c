@@ -17,16 +17,17 @@
  *   regular file of the caller's when the report is written;
  * - a path that names one of cordon's open fds (/dev/stdout, /dev/fd/N,
  *   /proc/self/fd/N, "-", or a symlink to one): that fd, duplicated;
- * - a character device or a FIFO: opened for writing, now.
+ * - a character device or a FIFO: its directory held open, the node
+ *   opened for writing once it is known to be none a sandbox made.
  *
  * Anything else (a directory, another user's file, a dangling symlink, a
  * block device, a socket) is refused before anything runs. Once the plan
  * is known, so is a path resolved through a symlink, or naming a FIFO or
  * a device, that lies in one of its writable paths: an earlier run's
  * sandbox may have left it there for this run's cordon (root, maybe) to
- * follow (cordon_report_target_check_writable). Every fd held
- * here is close-on-exec, and launch closes all but its own in bwrap's
- * keeper besides: none reaches the sandbox. */
+ * follow (cordon_report_target_settle), and only then is a FIFO or a
+ * device opened. Every fd held here is close-on-exec, and launch closes
+ * all but its own in bwrap's keeper besides: none reaches the sandbox. */
 #include "config.h"
 
 #include <errno.h>
@@ -40,6 +41,7 @@
 
 #include "cordon-error.h"
 #include "file-util.h"
+#include "mount-table.h"
 #include "path-util.h"
 #include "report-target.h"
 
@@ -55,6 +57,10 @@ struct _CordonReportTarget
   uid_t owner;      /* FILE: whose regular file may be replaced */
   GPtrArray *links; /* every symlink the path was resolved through, as met */
   char *special;    /* STREAM of a FIFO or a device: its path */
+  gboolean settled; /* checked against the writable paths */
+  int special_dir;  /* ... its directory, held (O_PATH) until it is opened */
+  dev_t special_dev;
+  ino_t special_ino;
 };
 
 static CordonReportTarget *
@@ -72,6 +78,7 @@ target_new (CordonReportTargetKind kind,
   target->name = g_strdup (name);
   target->owner = owner;
   target->links = g_ptr_array_new_with_free_func (g_free);
+  target->special_dir = -1;
   return target;
 }
 
@@ -82,6 +89,8 @@ cordon_report_target_free (CordonReportTarget *target)
     return;
   if (target->fd >= 0)
     close (target->fd);
+  if (target->special_dir >= 0)
+    close (target->special_dir);
   g_free (target->base);
   g_free (target->name);
   g_clear_pointer (&target->links, g_ptr_array_unref);
@@ -242,7 +251,9 @@ hold_dir (const char *dir,
           GError **error)
 {
   g_autofree char *name = g_build_filename (dir, base, NULL);
-  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* `dir` is real now; a directory of it swapped for a symlink since is
+   * not followed. */
+  int fd = cordon_file_open_dir_no_symlinks (dir, O_RDONLY);
 
   if (fd < 0)
     return refuse (error, subject, "its directory %s: %s", dir, g_strerror (errno));
@@ -260,15 +271,17 @@ hold_dir (const char *dir,
   return target_new (CORDON_REPORT_TARGET_FILE, fd, base, name, owner);
 }
 
-/* `path` opened for writing, never blocking: a FIFO with no reader yet
- * gets two seconds for one to come (one a sandbox left in the workdir
- * would hold cordon for ever), then ENXIO. Blocking again once open. */
+/* `base` in `dir_fd` opened for writing, never blocking: a FIFO with
+ * no reader yet gets two seconds for one to come (one a sandbox left in
+ * the workdir would hold cordon for ever), then ENXIO. Blocking again
+ * once open. */
 static int
-open_writer (const char *path)
+open_writer_at (int dir_fd,
+                const char *base)
 {
   for (guint tries = 0; ; tries++)
     {
-      int fd = open (path, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+      int fd = openat (dir_fd, base, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 
       if (fd >= 0)
         {
@@ -284,18 +297,23 @@ open_writer (const char *path)
     }
 }
 
-/* A character device or a FIFO, opened for writing (a FIFO must have its
- * reader now, before anything runs). What was opened must be what was
- * examined: a regular file swapped in between would be written into. */
+/* A character device or a FIFO: examined now, opened only once the
+ * writable paths are known not to hold it (open_special). Opening is
+ * not harmless: a FIFO blocks, a device may act on open (a watchdog, a
+ * tape that rewinds), and an earlier run's sandbox may have left a
+ * symlink to one. Its directory is held meanwhile, and the node must
+ * still be the one examined. */
 static CordonReportTarget *
-hold_special (const char *full,
+hold_special (const char *dir,
+              const char *base,
               const struct stat *st,
               const char *subject,
               GError **error)
 {
+  g_autofree char *full = g_build_filename (dir, base, NULL);
   CordonReportTarget *target;
   struct stat now;
-  int fd;
+  int dir_fd;
 
   if (S_ISSOCK (st->st_mode))
     return refuse (error, subject, "it is a socket, which cannot be opened (connect to it and "
@@ -306,19 +324,48 @@ hold_special (const char *full,
 
       return refuse (error, subject, "it is %s", what);
     }
-  fd = open_writer (full);
+  dir_fd = cordon_file_open_dir_no_symlinks (dir, O_PATH);
+  if (dir_fd < 0)
+    return refuse (error, subject, "its directory %s: %s", dir, g_strerror (errno));
+  if (fstatat (dir_fd, base, &now, AT_SYMLINK_NOFOLLOW) != 0
+      || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+    {
+      close (dir_fd);
+      return refuse (error, subject, "%s changed while it was examined", full);
+    }
+  target = target_new (CORDON_REPORT_TARGET_STREAM, -1, base, full, 0);
+  target->special = g_strdup (full);
+  target->special_dir = dir_fd;
+  target->special_dev = st->st_dev;
+  target->special_ino = st->st_ino;
+  return target;
+}
+
+/* The FIFO or device held, opened for writing (a FIFO must have its
+ * reader now, before anything runs): what was opened must be what was
+ * examined. */
+static gboolean
+open_special (CordonReportTarget *target,
+              GError **error)
+{
+  g_autofree char *subject = g_strdup_printf ("the report %s", target->special);
+  struct stat now;
+  int fd = open_writer_at (target->special_dir, target->base);
+
   if (fd < 0 && errno == ENXIO)
-    return refuse (error, subject, "%s is a FIFO that nobody reads (start its reader first)", full);
+    return refuse (error, subject, "%s is a FIFO that nobody reads (start its reader first)",
+                   target->special) != NULL;
   if (fd < 0)
-    return refuse (error, subject, "%s: %s", full, g_strerror (errno));
-  if (fstat (fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+    return refuse (error, subject, "%s: %s", target->special, g_strerror (errno)) != NULL;
+  if (fstat (fd, &now) != 0 || now.st_dev != target->special_dev || now.st_ino != target->special_ino)
     {
       close (fd);
-      return refuse (error, subject, "%s changed while it was opened", full);
+      return refuse (error, subject, "%s changed while it was opened", target->special) != NULL;
     }
-  target = target_new (CORDON_REPORT_TARGET_STREAM, fd, NULL, full, 0);
-  target->special = g_strdup (full);
-  return target;
+  target->fd = fd;
+  close (target->special_dir);
+  target->special_dir = -1;
+  return TRUE;
 }
 
 /* The symlinks among the directories of `path` (realpath follows them,
@@ -391,7 +438,7 @@ resolve_step (const char *current,
   if (S_ISREG (st.st_mode))
     return hold_dir (dir, base, owner, subject, error);
   if (!S_ISLNK (st.st_mode))
-    return hold_special (full, &st, subject, error);
+    return hold_special (dir, base, &st, subject, error);
   g_ptr_array_add (links, g_strdup (full));
   link = g_file_read_link (full, &local);
   if (link == NULL)
@@ -437,25 +484,122 @@ cordon_report_target_open (const char *path,
   return refuse (error, subject, "%s", g_strerror (ELOOP));
 }
 
-static gboolean
-check_root (const CordonReportTarget *target,
-            const char *root,
-            GError **error)
+/* A part of a file system the sandbox may write: the tree below `inner`
+ * (or that one file) of the file system `dev`, wherever it is mounted. */
+typedef struct
 {
+  char *dev;
+  char *inner;
+} Region;
+
+static void
+region_free (gpointer p)
+{
+  Region *r = p;
+
+  g_free (r->dev);
+  g_free (r->inner);
+  g_free (r);
+}
+
+static void
+add_region (GPtrArray *regions,
+            const char *dev,
+            char *inner)
+{
+  Region *r = g_new0 (Region, 1);
+
+  r->dev = g_strdup (dev);
+  r->inner = inner;
+  g_ptr_array_add (regions, r);
+}
+
+/* What the sandbox may write, as places in file systems rather than as
+ * paths: the same tree shows at other paths too (a bind mount of the
+ * workdir, of a directory in it, of a file system mounted in it), and a
+ * symlink left there is the sandbox's wherever the caller's path meets
+ * it. Each writable path's own place, and that of every mount below it
+ * (bwrap binds recursively). */
+static GPtrArray *
+writable_regions (GPtrArray *mounts,
+                  const char * const *real_roots)
+{
+  GPtrArray *regions = g_ptr_array_new_with_free_func (region_free);
+
+  for (guint w = 0; real_roots[w] != NULL; w++)
+    {
+      const CordonMount *home = cordon_mount_table_holding (mounts, real_roots[w]);
+
+      if (home != NULL)
+        add_region (regions, home->dev, cordon_mount_inner_path (home, real_roots[w]));
+      for (guint i = 0; i < mounts->len; i++)
+        {
+          const CordonMount *m = g_ptr_array_index (mounts, i);
+
+          if (cordon_path_is_ancestor (real_roots[w], m->point, FALSE))
+            add_region (regions, m->dev, g_strdup (m->root));
+        }
+    }
+  return regions;
+}
+
+/* The writable path `path` (real: its directories are) is in, by its
+ * path or by its place; NULL if none. */
+static const char *
+writable_holding (const char *path,
+                  const char * const *roots,
+                  const char * const *real_roots,
+                  GPtrArray *mounts,
+                  GPtrArray *regions)
+{
+  const CordonMount *home = cordon_mount_table_holding (mounts, path);
+  g_autofree char *inner = home != NULL ? cordon_mount_inner_path (home, path) : NULL;
+
+  for (guint w = 0; roots[w] != NULL; w++)
+    if (cordon_path_is_ancestor (roots[w], path, TRUE) || cordon_path_is_ancestor (real_roots[w], path, TRUE))
+      return roots[w];
+  for (guint i = 0; inner != NULL && i < regions->len; i++)
+    {
+      const Region *r = g_ptr_array_index (regions, i);
+
+      if (g_str_equal (r->dev, home->dev) && cordon_path_is_ancestor (r->inner, inner, TRUE))
+        return "(the same file system tree, mounted elsewhere)";
+    }
+  return NULL;
+}
+
+static gboolean
+check_writable (const CordonReportTarget *target,
+                const char * const *roots,
+                const char * const *real_roots,
+                GError **error)
+{
+  g_autofree char *info = NULL;
+  g_autoptr(GPtrArray) mounts = NULL;
+  g_autoptr(GPtrArray) regions = NULL;
+  const char *in;
+
+  (void) g_file_get_contents ("/proc/self/mountinfo", &info, NULL, NULL);
+  mounts = cordon_mount_table_parse (info);
+  regions = writable_regions (mounts, real_roots);
   for (guint i = 0; i < target->links->len; i++)
-    if (cordon_path_is_ancestor (root, g_ptr_array_index (target->links, i), TRUE))
-      {
-        g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: its path "
-                     "goes through the symlink %s, in the writable path %s (a sandbox may have "
-                     "made it); give the path without it",
-                     (const char *) g_ptr_array_index (target->links, i), root);
-        return FALSE;
-      }
-  if (target->special != NULL && cordon_path_is_ancestor (root, target->special, TRUE))
+    {
+      const char *link = g_ptr_array_index (target->links, i);
+
+      if ((in = writable_holding (link, roots, real_roots, mounts, regions)) != NULL)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: its path "
+                       "goes through the symlink %s, in the writable path %s (a sandbox may have "
+                       "made it); give the path without it", link, in);
+          return FALSE;
+        }
+    }
+  if (target->special != NULL
+      && (in = writable_holding (target->special, roots, real_roots, mounts, regions)) != NULL)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: %s, a FIFO "
                    "or device, is in the writable path %s (a sandbox may have made it)",
-                   target->special, root);
+                   target->special, in);
       return FALSE;
     }
   return TRUE;
@@ -463,26 +607,35 @@ check_root (const CordonReportTarget *target,
 
 /* Once the plan is known: a symlink the path was resolved through, or a
  * FIFO or device it names, that lies in one of `writable` (the paths
- * the sandbox may write) may have been left there by an earlier run's
- * sandbox, to have cordon write where it chose (a root caller's cordon
- * anywhere): refused. */
+ * the sandbox may write, wherever else their trees show) may have been
+ * left there by an earlier run's sandbox, to have cordon write where it
+ * chose (a root caller's cordon anywhere): refused. Then, and only then,
+ * a FIFO or device is opened. (A symlink left in a tree the sandbox
+ * cannot write but another user's sandbox could is not seen: only this
+ * plan's writable paths are known.) */
 gboolean
-cordon_report_target_check_writable (const CordonReportTarget *target,
-                                     const char * const *writable,
-                                     GError **error)
+cordon_report_target_settle (CordonReportTarget *target,
+                             const char * const *writable,
+                             GError **error)
 {
+  g_autoptr(GPtrArray) real = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) given = g_ptr_array_new ();
+
+  g_return_val_if_fail (target != NULL, FALSE);
   for (guint w = 0; writable != NULL && writable[w] != NULL; w++)
     {
-      g_autofree char *real = realpath (writable[w], NULL);
-      const char *roots[] = { writable[w], real };
+      char *r = realpath (writable[w], NULL);
 
-      for (guint r = 0; r < G_N_ELEMENTS (roots); r++)
-        if (roots[r] != NULL && !check_root (target, roots[r], error))
-          return FALSE;
+      g_ptr_array_add (given, (gpointer) writable[w]);
+      g_ptr_array_add (real, r != NULL ? r : g_strdup (writable[w]));
     }
-  return TRUE;
+  g_ptr_array_add (given, NULL);
+  g_ptr_array_add (real, NULL);
+  if (!check_writable (target, (const char * const *) given->pdata, (const char * const *) real->pdata, error))
+    return FALSE;
+  target->settled = TRUE;
+  return target->special_dir < 0 || open_special (target, error);
 }
-
 
 /* The report's destination for `--report-fd N`: fd N, inherited. */
 CordonReportTarget *
@@ -563,12 +716,26 @@ replace_in_dir (const CordonReportTarget *target,
 }
 
 gboolean
-cordon_report_target_write (const CordonReportTarget *target,
+cordon_report_target_write (CordonReportTarget *target,
                             const char *data,
                             gsize len,
                             GError **error)
 {
   g_return_val_if_fail (target != NULL, FALSE);
+  /* Never settled (cordon stopped before the plan was known): a file or
+   * a FIFO named as given is written now; one reached through a symlink
+   * is not, since whether a sandbox left that symlink was never checked.
+   * (An fd is the caller's, however it was named.) */
+  if (!target->settled && target->links->len > 0
+      && (target->kind == CORDON_REPORT_TARGET_FILE || target->special_dir >= 0))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "not written: %s was reached through "
+                   "a symlink, and cordon stopped before it could check that no sandbox made it",
+                   target->name);
+      return FALSE;
+    }
+  if (target->special_dir >= 0 && !open_special (target, error))
+    return FALSE;
   if (target->kind == CORDON_REPORT_TARGET_STREAM)
     return write_stream (target, data, len, error);
   return replace_in_dir (target, data, len, error);

@@ -23,12 +23,12 @@ CordonReportTarget *cordon_report_target_open (const char *path,
                                                GError **error);
 CordonReportTarget *cordon_report_target_open_fd (int fd,
                                                   GError **error);
-gboolean cordon_report_target_check_writable (const CordonReportTarget *target,
-                                              const char * const *writable,
-                                              GError **error);
+gboolean cordon_report_target_settle (CordonReportTarget *target,
+                                      const char * const *writable,
+                                      GError **error);
 CordonReportTargetKind cordon_report_target_get_kind (const CordonReportTarget *target);
 const char *cordon_report_target_get_name (const CordonReportTarget *target);
-gboolean cordon_report_target_write (const CordonReportTarget *target,
+gboolean cordon_report_target_write (CordonReportTarget *target,
                                      const char *data,
                                      gsize len,
                                      GError **error);

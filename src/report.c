@@ -422,7 +422,7 @@ cordon_report_write (const CordonReport *report,
  * report-target.c): what `cordon run --report` writes. */
 gboolean
 cordon_report_write_target (const CordonReport *report,
-                            const CordonReportTarget *target,
+                            CordonReportTarget *target,
                             GError **error)
 {
   g_autofree char *json = cordon_report_to_json (report);

@@ -41,7 +41,7 @@ gboolean cordon_report_write (const CordonReport *report,
                               const char *path,
                               GError **error);
 gboolean cordon_report_write_target (const CordonReport *report,
-                                     const CordonReportTarget *target,
+                                     CordonReportTarget *target,
                                      GError **error);
 
 G_END_DECLS

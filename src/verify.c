@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "launch.h"
+#include "mount-table.h"
 #include "path-util.h"
 #include "verify.h"
 
@@ -568,77 +569,13 @@ fds_problem (pid_t pid)
   return NULL;
 }
 
-/* One line of /proc/PID/mountinfo: "ID PARENT MAJ:MIN ROOT POINT OPTIONS
- * ..." (the point relative to the process's root, with \ooo escapes). */
-typedef struct
-{
-  guint64 id;
-  guint64 parent;
-  char *point;
-  gboolean ro;
-} MountLine;
-
-static void
-mount_line_free (gpointer p)
-{
-  MountLine *m = p;
-
-  g_free (m->point);
-  g_free (m);
-}
-
 /* The sandbox's mount table, NULL when it cannot be read. */
 static GPtrArray *
 read_mounts (pid_t pid)
 {
   g_autofree char *info = proc_read (pid, "mountinfo", NULL);
-  g_auto(GStrv) lines = NULL;
-  GPtrArray *mounts;
 
-  if (info == NULL)
-    return NULL;
-  mounts = g_ptr_array_new_with_free_func (mount_line_free);
-  lines = g_strsplit (info, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", 7);
-      MountLine *m;
-
-      if (g_strv_length (f) < 6)
-        continue;
-      m = g_new0 (MountLine, 1);
-      m->id = g_ascii_strtoull (f[0], NULL, 10);
-      m->parent = g_ascii_strtoull (f[1], NULL, 10);
-      m->point = g_strcompress (f[4]);
-      m->ro = g_str_equal (f[5], "ro") || g_str_has_prefix (f[5], "ro,");
-      g_ptr_array_add (mounts, m);
-    }
-  return mounts;
-}
-
-/* The mount on top at `point`: of those mounted there, the one that no
- * other there is mounted on (the table's order is not the stack's). */
-static const MountLine *
-top_mount_at (GPtrArray *mounts,
-              const char *point)
-{
-  for (guint i = 0; i < mounts->len; i++)
-    {
-      const MountLine *m = g_ptr_array_index (mounts, i);
-      gboolean covered = FALSE;
-
-      if (!g_str_equal (m->point, point))
-        continue;
-      for (guint j = 0; j < mounts->len && !covered; j++)
-        {
-          const MountLine *o = g_ptr_array_index (mounts, j);
-
-          covered = o != m && o->parent == m->id && g_str_equal (o->point, point);
-        }
-      if (!covered)
-        return m;
-    }
-  return NULL;
+  return info != NULL ? cordon_mount_table_parse (info) : NULL;
 }
 
 /* Each mask is a mount point in the sandbox's mount table: bwrap did
@@ -655,7 +592,7 @@ masks_problem (CordonVerify *v,
     {
       const char *dest = g_ptr_array_index (v->mask_dests, i);
 
-      if (top_mount_at (mounts, dest) == NULL)
+      if (cordon_mount_table_top_at (mounts, dest) == NULL)
         return g_strdup_printf ("%s is not a mount point", dest);
     }
   return NULL;
@@ -701,11 +638,11 @@ proc_sys_problem (CordonVerify *v,
 {
   g_autoptr(GPtrArray) mounts = read_mounts (pid);
   const char *point = v->proc_mode == CORDON_PROC_HOST_RO ? "/proc" : "/proc/sys";
-  const MountLine *top;
+  const CordonMount *top;
 
   if (mounts == NULL)
     return g_strdup ("cannot read the sandbox's mountinfo");
-  if ((top = top_mount_at (mounts, point)) == NULL)
+  if ((top = cordon_mount_table_top_at (mounts, point)) == NULL)
     return g_strdup_printf ("%s is not a mount point", point);
   return top->ro ? NULL : g_strdup_printf ("%s is not mounted read-only", point);
 }

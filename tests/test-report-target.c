@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -34,6 +35,9 @@ typedef struct
 {
   char *dir;
 } Fixture;
+
+/* A plan without a writable path. */
+static const char * const no_writable[] = { NULL };
 
 static int
 setup (void **state)
@@ -228,6 +232,7 @@ test_a_symlink_to_the_callers_file_is_followed_at_open (void **state)
   target = cordon_report_target_open (link, geteuid (), NULL);
   assert_non_null (target);
   assert_string_equal (cordon_report_target_get_name (target), real);
+  assert_true (cordon_report_target_settle (target, no_writable, NULL));
   assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
   assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
   text = contents_of (real);
@@ -281,9 +286,64 @@ test_a_symlinked_directory_is_followed_when_it_is_there_at_open (void **state)
   assert_int_equal (symlink (victim, out), 0);
   target = cordon_report_target_open (path, geteuid (), NULL);
   assert_non_null (target);
+  assert_true (cordon_report_target_settle (target, no_writable, NULL));
   assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
   text = contents_of (bait);
   assert_string_equal (text, "{}\n");
+}
+
+/* cordon stopped before the plan was known (a policy error): whether a
+ * sandbox left the symlink was never checked, so nothing is written
+ * through it; the same file named as it is, is written. */
+static void
+test_a_symlink_is_not_followed_by_a_report_never_settled (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *out = in_dir (f, "out");
+  g_autofree char *path = g_build_filename (out, "r.json", NULL);
+  g_autofree char *bait = make_victim (f);
+  g_autofree char *victim = g_path_get_dirname (bait);
+  g_autoptr(CordonReportTarget) target = NULL;
+  g_autoptr(CordonReportTarget) direct = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  assert_int_equal (symlink (victim, out), 0);
+  target = cordon_report_target_open (path, geteuid (), NULL);
+  assert_non_null (target);
+  assert_false (cordon_report_target_write (target, "{}\n", 3, &error));
+  assert_non_null (strstr (error->message, "was reached through a symlink"));
+  text = contents_of (bait);
+  assert_string_equal (text, "bait\n");
+  direct = cordon_report_target_open (bait, geteuid (), NULL);
+  assert_true (cordon_report_target_write (direct, "{}\n", 3, NULL));
+  g_free (text);
+  text = contents_of (bait);
+  assert_string_equal (text, "{}\n");
+}
+
+/* A symlink the path goes through, in a writable path: refused when
+ * settled, and the victim untouched. The same link outside it: kept. */
+static void
+test_settle_refuses_a_symlink_in_a_writable_path (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *wd = in_dir (f, "wd");
+  g_autofree char *out = g_build_filename (wd, "out", NULL);
+  g_autofree char *path = g_build_filename (out, "r.json", NULL);
+  g_autofree char *bait = make_victim (f);
+  g_autofree char *victim = g_path_get_dirname (bait);
+  const char * const writable[] = { wd, NULL };
+  g_autoptr(CordonReportTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+
+  assert_int_equal (mkdir (wd, 0700), 0);
+  assert_int_equal (symlink (victim, out), 0);
+  target = cordon_report_target_open (path, geteuid (), NULL);
+  assert_non_null (target);
+  assert_false (cordon_report_target_settle (target, writable, &error));
+  assert_non_null (strstr (error->message, "goes through the symlink"));
+  assert_true (cordon_report_target_settle (target, no_writable, NULL));
 }
 
 /* Opens a target for a name that does not exist yet, lets `plant` put
@@ -557,6 +617,37 @@ test_a_fifo_is_written_through (void **state)
   close (reader);
 }
 
+/* A FIFO in a writable path (a sandbox may have made it) is refused
+ * when settled, without having been opened: its reader never saw a
+ * writer come and go. Outside, it is opened when settled. */
+static void
+test_a_fifo_in_a_writable_path_is_never_opened (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = in_dir (f, "fifo");
+  const char * const writable[] = { f->dir, NULL };
+  g_autoptr(CordonReportTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+  struct pollfd p = { -1, POLLIN, 0 };
+
+  assert_int_equal (mkfifo (path, 0600), 0);
+  p.fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  assert_true (p.fd >= 0);
+  target = cordon_report_target_open (path, geteuid (), NULL);
+  assert_non_null (target);
+  assert_false (cordon_report_target_settle (target, writable, &error));
+  assert_non_null (strstr (error->message, "a FIFO or device, is in the writable path"));
+  g_clear_pointer (&target, cordon_report_target_free);
+  /* A writer that came and went leaves the reader a hang-up. */
+  assert_int_equal (poll (&p, 1, 0), 0);
+  target = cordon_report_target_open (path, geteuid (), NULL);
+  assert_true (cordon_report_target_settle (target, no_writable, NULL));
+  assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
+  g_clear_pointer (&target, cordon_report_target_free);
+  assert_int_equal (poll (&p, 1, 0), 1);
+  close (p.fd);
+}
+
 static void
 test_a_socket_file_is_refused (void **state)
 {
@@ -666,6 +757,8 @@ main (void)
     T (test_a_symlink_to_the_callers_file_is_followed_at_open),
     T (test_a_directory_swapped_for_a_symlink_does_not_move_the_report),
     T (test_a_symlinked_directory_is_followed_when_it_is_there_at_open),
+    T (test_a_symlink_is_not_followed_by_a_report_never_settled),
+    T (test_settle_refuses_a_symlink_in_a_writable_path),
     T (test_a_symlink_planted_at_the_name_is_not_replaced),
     T (test_a_directory_planted_at_the_name_is_not_replaced),
     T (test_a_fifo_planted_at_the_name_is_not_replaced),
@@ -679,6 +772,7 @@ main (void)
     T (test_report_fd_refuses_a_closed_or_read_only_fd),
     T (test_a_character_device_is_written_through),
     T (test_a_fifo_is_written_through),
+    T (test_a_fifo_in_a_writable_path_is_never_opened),
     T (test_a_socket_file_is_refused),
     T (test_every_fd_a_target_holds_is_close_on_exec),
   };
