@@ -107,17 +107,23 @@ subid_owner (const CordonHostFacts *facts,
   return NULL;
 }
 
+/* Whether `id` is mapped; *out_outside, what it is in the namespace
+ * above (itself under a sysroot, where every id counts as mapped). */
 static gboolean
 is_mapped (const CordonHostFacts *facts,
            const char *map_file,
-           guint64 id)
+           guint64 id,
+           guint64 *out_outside)
 {
   g_autoptr(GArray) map = NULL;
 
   if (facts->sysroot[0] != '\0')
-    return TRUE;
+    {
+      *out_outside = id;
+      return TRUE;
+    }
   map = cordon_probe_read_id_map (map_file);
-  return cordon_probe_id_map_find (map, id, NULL);
+  return cordon_probe_id_map_find (map, id, out_outside);
 }
 
 /* The highest id that `map_file` maps at or below `id`, 0 for none. */
@@ -143,7 +149,23 @@ ids_mapped (const CordonHostFacts *facts,
             uid_t uid,
             gid_t gid)
 {
-  return is_mapped (facts, "/proc/self/uid_map", uid) && is_mapped (facts, "/proc/self/gid_map", gid);
+  guint64 u, g;
+
+  return is_mapped (facts, "/proc/self/uid_map", uid, &u) && is_mapped (facts, "/proc/self/gid_map", gid, &g);
+}
+
+/* Whether `uid` or `gid` is root's, or root's group, in the user
+ * namespace above cordon's (a map of a container's that gives another
+ * number the outside 0): the sandbox would be root there. */
+static gboolean
+maps_to_root (const CordonHostFacts *facts,
+              uid_t uid,
+              gid_t gid)
+{
+  guint64 u = 1, g = 1;
+
+  return (is_mapped (facts, "/proc/self/uid_map", uid, &u) && u == 0)
+         || (is_mapped (facts, "/proc/self/gid_map", gid, &g) && g == 0);
 }
 
 static void
@@ -224,7 +246,20 @@ named_ids (CordonHostIdentity *id,
       return FALSE;
     }
   if (host_user->num > 0 && !lookup_account (facts, NULL, (uid_t) host_user->num, out_uid, out_gid, &name))
-    *out_uid = *out_gid = (uid_t) host_user->num;
+    {
+      g_autofree char *group = NULL;
+
+      *out_uid = *out_gid = (uid_t) host_user->num;
+      /* A uid of no account takes the same number as gid: that must not
+       * hand the sandbox an existing group's files (27 is sudo's). */
+      if ((group = group_name (facts, *out_gid)) != NULL)
+        {
+          identity_fail (id, "uid %u is no account's, and gid %u, which it would take, is the group "
+                         "'%s' on this host: name an account, whose primary group is taken, or an "
+                         "unused number", (guint) *out_uid, (guint) *out_gid, group);
+          return FALSE;
+        }
+    }
   if (*out_uid == 0 || *out_gid == 0)
     {
       identity_fail (id, "'%s' is uid %u, gid %u: root or root's group; write host-user=root for a "
@@ -288,6 +323,13 @@ cordon_host_identity_resolve (CordonHostFacts *facts,
       identity_fail (id, "uid %u / gid %u is not mapped in cordon's user namespace (a container's, "
                      "or another sandbox's): name a mapped unprivileged user with [identity] "
                      "host-user=", (guint) uid, (guint) gid);
+      return;
+    }
+  if (maps_to_root (facts, uid, gid))
+    {
+      identity_fail (id, "uid %u / gid %u maps to root (uid or gid 0) of the user namespace above "
+                     "cordon's: the sandbox would be root there; name another unprivileged user "
+                     "with [identity] host-user=", (guint) uid, (guint) gid);
       return;
     }
   id->uid = uid;

@@ -165,6 +165,22 @@ test_identity_refuses_an_account_with_the_dedicated_uid (void **state)
 }
 
 static void
+test_identity_refuses_a_uid_of_no_account_whose_gid_is_a_group (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *group = g_build_filename (host->root, "etc", "group", NULL);
+  g_autofree char *msg = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  assert_true (g_file_set_contents (group, "sudo:x:27:\n", -1, NULL));
+  msg = compile_error (host, TRIAL "[identity]\nhost-user=27\n");
+  assert_non_null (strstr (msg, "uid 27 is no account's, and gid 27, which it would take, is the group 'sudo'"));
+  /* A number no group has is taken as it is. */
+  plan = fixture_compile_ok (host, TRIAL "[identity]\nhost-user=28\n");
+  assert_int_equal (plan->host_gid, 28);
+}
+
+static void
 test_identity_refuses_an_unknown_user_at_its_line (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
@@ -390,6 +406,7 @@ main (void)
     T (test_identity_host_user_root_keeps_root_as_a_named_degradation),
     T (test_identity_takes_a_named_uid),
     T (test_identity_refuses_an_account_with_the_dedicated_uid),
+    T (test_identity_refuses_a_uid_of_no_account_whose_gid_is_a_group),
     T (test_identity_refuses_an_unknown_user_at_its_line),
     T (test_identity_refuses_without_the_capabilities_to_change_uid),
     T (test_identity_always_gives_the_sandbox_a_user_namespace_of_its_own),
