@@ -8,8 +8,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/nsfs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,7 +38,7 @@ struct _CordonVerify
   gboolean seccomp;         /* a filter must be in force */
   uid_t host_uid;           /* whom the sandbox runs as on the host */
   gid_t host_gid;
-  gboolean no_groups;       /* a root caller's sandbox, run as host_uid: no supplementary group */
+  gboolean switched;        /* a root caller's sandbox, run as host_uid: no supplementary group, root's user namespace */
   CordonProcMode proc_mode;
 };
 
@@ -163,7 +166,9 @@ add_outside_identity_checks (CordonVerify *v,
 {
   g_autofree char *expect = g_strdup_printf ("seen from outside: bwrap and the sandbox run as host "
                                              "uid %u%s", (guint) plan->host_uid,
-                                             plan->switch_identity ? ", with no supplementary group" : "");
+                                             plan->switch_identity ? ", with no supplementary group; "
+                                             "bwrap in a user namespace of root's, the sandbox in "
+                                             "its own below it" : "");
   CordonCheck *c;
 
   if (plan->proc_mode != CORDON_PROC_NONE)
@@ -362,7 +367,7 @@ cordon_verify_new (const CordonPlan *plan,
   v->seccomp = plan->seccomp != CORDON_SECCOMP_NONE;
   v->host_uid = plan->host_uid;
   v->host_gid = plan->host_gid;
-  v->no_groups = plan->switch_identity;
+  v->switched = plan->switch_identity;
   v->proc_mode = plan->proc_mode;
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
@@ -622,12 +627,72 @@ identity_problem (CordonVerify *v,
     return g_strdup_printf ("cannot read /proc/%d/status", (int) pid);
   if (!ids_are (status, "Uid", v->host_uid))
     return g_strdup_printf ("process %d does not run as host uid %u", (int) pid, (guint) v->host_uid);
-  if (v->no_groups && !ids_are (status, "Gid", v->host_gid))
+  if (v->switched && !ids_are (status, "Gid", v->host_gid))
     return g_strdup_printf ("process %d does not run as host gid %u", (int) pid, (guint) v->host_gid);
-  if (v->no_groups && strstr (status, "\nGroups:\t\n") == NULL && strstr (status, "\nGroups:\t \n") == NULL
+  if (v->switched && strstr (status, "\nGroups:\t\n") == NULL && strstr (status, "\nGroups:\t \n") == NULL
       && strstr (status, "\nGroups:\n") == NULL)
     return g_strdup_printf ("process %d holds supplementary groups", (int) pid);
   return NULL;
+}
+
+static gboolean
+same_file (int a,
+           int b)
+{
+  struct stat sa, sb;
+
+  return fstat (a, &sa) == 0 && fstat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A sandbox run as another host user: bwrap's user namespace is root's
+ * (made by cordon-keeper as root, so that no process of that user holds
+ * a capability over it), not cordon's own, and the helper's is below it
+ * and not it (its own, so that bwrap's monitor is out of its reach). */
+static char *
+userns_problem (pid_t helper,
+                pid_t bwrap)
+{
+  g_autofree char *bwrap_ns = g_strdup_printf ("/proc/%d/ns/user", (int) bwrap);
+  g_autofree char *helper_ns = g_strdup_printf ("/proc/%d/ns/user", (int) helper);
+  int b = open (bwrap_ns, O_RDONLY | O_CLOEXEC);
+  int self = open ("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+  int h = open (helper_ns, O_RDONLY | O_CLOEXEC);
+  uid_t owner = (uid_t) -1;
+  char *problem = NULL;
+
+  if (b < 0 || h < 0 || self < 0)
+    problem = g_strdup_printf ("cannot open %s: %s", b < 0 ? bwrap_ns : h < 0 ? helper_ns : "/proc/self/ns/user",
+                               g_strerror (errno));
+  else if (ioctl (b, NS_GET_OWNER_UID, &owner) != 0 || owner != 0)
+    problem = g_strdup_printf ("bwrap's user namespace is owned by uid %d, not root", (int) owner);
+  else if (same_file (b, self))
+    problem = g_strdup ("bwrap runs in cordon's own user namespace");
+  else if (same_file (b, h))
+    problem = g_strdup ("the sandbox shares bwrap's user namespace");
+  else
+    {
+      /* Up from the helper's: bwrap's must be on the way. */
+      int at = dup (h);
+
+      while (at >= 0 && !same_file (at, b))
+        {
+          int up = ioctl (at, NS_GET_PARENT);
+
+          close (at);
+          at = up;
+        }
+      if (at < 0)
+        problem = g_strdup ("the sandbox's user namespace is not below bwrap's");
+      else
+        close (at);
+    }
+  if (b >= 0)
+    close (b);
+  if (h >= 0)
+    close (h);
+  if (self >= 0)
+    close (self);
+  return problem;
 }
 
 /* /proc/sys (or the whole of a host /proc) is a read-only mount in the
@@ -676,6 +741,8 @@ cordon_verify_outside (CordonVerify *v,
   problem = identity_problem (v, bwrap);
   if (problem == NULL)
     problem = identity_problem (v, helper);
+  if (problem == NULL && v->switched)
+    problem = userns_problem (helper, bwrap);
   outside_result (v, "outside-identity", problem);
   if (find_check (v, "outside-proc-sys") != NULL)
     outside_result (v, "outside-proc-sys", proc_sys_problem (v, helper));

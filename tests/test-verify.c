@@ -226,7 +226,8 @@ test_verify_expects_a_root_callers_sandbox_as_its_host_user (void **state)
   c = check_of (v, "outside-identity");
   assert_non_null (c);
   assert_string_equal (c->expect, "seen from outside: bwrap and the sandbox run as host uid 99999, "
-                                  "with no supplementary group");
+                                  "with no supplementary group; bwrap in a user namespace of root's, "
+                                  "the sandbox in its own below it");
   /* The mask left out (out of reach) is proved out of reach instead. */
   assert_non_null (strstr (spec, "unreachable\t"));
   assert_non_null (strstr (spec, "\t/srv/closed/secret\n"));
