@@ -334,6 +334,10 @@ check_seccomp (CordonChecker *ck,
         bad += expect_errno (ck, "seccomp-tiocsti", syscall (SYS_ioctl, 0, 0x100005412UL, ""), EPERM);
       if (wanted (probes, "seccomp-mount-api"))
         bad += expect_errno (ck, "seccomp-mount-api", syscall (SYS_fsopen, "tmpfs", 0), ENOSYS);
+      /* 467 on every architecture cordon builds for (x86_64's number;
+       * ENOSYS too from a kernel before 6.15, which has no such call). */
+      if (wanted (probes, "seccomp-by-number"))
+        bad += expect_errno (ck, "seccomp-by-number", syscall (467, AT_FDCWD, "/", 0, NULL, 0), ENOSYS);
       if (wanted (probes, "seccomp-clone3"))
         bad += expect_errno (ck, "seccomp-clone3", syscall (SYS_clone3, NULL, 0), ENOSYS);
       if (wanted (probes, "seccomp-userns"))

@@ -8,7 +8,9 @@
  *     request (the kernel ignores the high ones: CVE-2019-10063): pushing
  *     input into the caller's terminal (CVE-2017-5226).
  *   fsopen, fsconfig, fsmount, fspick, move_mount, open_tree,
- *     mount_setattr -> ENOSYS: the new mount API widens the kernel surface.
+ *     mount_setattr, open_tree_attr, statmount, listmount -> ENOSYS: the
+ *     new mount API widens the kernel surface. (The last three are newer
+ *     than some libseccomp that knows them not by name: by number then.)
  *   clone3 -> ENOSYS: its flags sit in memory a filter cannot read; libc
  *     falls back to clone, whose flags it can.
  *   unshare and clone with CLONE_NEWUSER -> EPERM: no nested user
@@ -34,8 +36,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <linux/sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -68,6 +73,25 @@ static const Blocked blocked[] = {
   { "finit_module", EPERM }, { "delete_module", EPERM }, { "acct", EPERM },
   { "syslog", EPERM }, { "quotactl", EPERM },
 };
+
+/* Calls newer than the libseccomp of some hosts (Debian 12's 2.5.4 knows
+ * none of these by name, and adds no rule by number to a filter of
+ * several architectures), blocked by number in a few instructions of
+ * cordon's own before libseccomp's program. Since Linux 5.1 a new call
+ * has one number on every architecture but alpha (which libseccomp does
+ * not support); x32's calls are x86_64's with bit 30 set. The kernel that
+ * runs the sandbox may well be newer than the libseccomp cordon was
+ * built with: on this one's, open_tree_attr cloned a tree through a
+ * filter that refused open_tree. */
+static const struct
+{
+  const char *name;
+  guint32 nr;
+} blocked_by_number[] = {
+  { "statmount", 457 }, { "listmount", 458 }, { "open_tree_attr", 467 },
+};
+
+#define X32_SYSCALL_BIT 0x40000000u
 
 /* strict adds what a build or a test suite does not need: io_uring
  * (a large, often-patched kernel surface), namespaces and mounts, file
@@ -233,6 +257,80 @@ build (const Filter *f,
   return rc;
 }
 
+/* "If the call is NR of ARCH, ENOSYS": five instructions that fall
+ * through to what follows otherwise. */
+static void
+add_by_number (GArray *prologue,
+               guint32 arch,
+               guint32 nr)
+{
+  const struct sock_filter insns[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, arch)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, arch, 0, 3),
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (ENOSYS & SECCOMP_RET_DATA)),
+  };
+
+  g_array_append_vals (prologue, insns, G_N_ELEMENTS (insns));
+}
+
+/* The instructions that go before libseccomp's program (its jumps are
+ * relative: they are not moved by what comes before). libseccomp's
+ * architecture tokens are the kernel's AUDIT_ARCH values. */
+static GArray *
+by_number_prologue (const Filter *f)
+{
+  GArray *prologue = g_array_new (FALSE, FALSE, sizeof (struct sock_filter));
+  guint32 native = seccomp_arch_native ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (blocked_by_number); i++)
+    {
+      guint32 nr = blocked_by_number[i].nr;
+
+      if (is_exempt (f, blocked_by_number[i].name))
+        continue;
+      add_by_number (prologue, native, nr);
+      if (native == SCMP_ARCH_X86_64)
+        {
+          add_by_number (prologue, SCMP_ARCH_X86_64, nr | X32_SYSCALL_BIT);
+          add_by_number (prologue, SCMP_ARCH_X86, nr);
+        }
+    }
+  return prologue;
+}
+
+/* libseccomp's program, exported, behind the prologue, into `fd`. */
+static int
+export_with_prologue (const Filter *f,
+                      int fd)
+{
+  g_autoptr(GArray) program = by_number_prologue (f);
+  int body = memfd_create ("cordon-seccomp-body", MFD_CLOEXEC);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  int rc;
+
+  if (body < 0)
+    return -errno;
+  rc = seccomp_export_bpf (f->ctx, body);
+  if (rc == 0)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d", body);
+
+      rc = g_file_get_contents (path, &text, &len, NULL) && len % sizeof (struct sock_filter) == 0
+           ? 0 : -EIO;
+    }
+  close (body);
+  if (rc != 0)
+    return rc;
+  g_array_append_vals (program, text, (guint) (len / sizeof (struct sock_filter)));
+  if (program->len > BPF_MAXINSNS)
+    return -E2BIG;
+  return write (fd, program->data, program->len * sizeof (struct sock_filter))
+         == (ssize_t) (program->len * sizeof (struct sock_filter)) ? 0 : -EIO;
+}
+
 /* The filter as BPF in a sealed memfd, positioned at 0 for bwrap. */
 int
 cordon_seccomp_memfd (const CordonPlan *plan,
@@ -244,7 +342,7 @@ cordon_seccomp_memfd (const CordonPlan *plan,
   int rc = ctx == NULL || fd < 0 ? -ENOMEM : build (&f, plan);
 
   if (rc == 0)
-    rc = seccomp_export_bpf (ctx, fd);
+    rc = export_with_prologue (&f, fd);
   if (ctx != NULL)
     seccomp_release (ctx);
   if (rc == 0 && (fcntl (fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0

@@ -187,6 +187,7 @@ static const struct
   { "seccomp-keyring", "add_key fails with EPERM", "add_key" },
   { "seccomp-tiocsti", "TIOCSTI with the high 32 bits set fails with EPERM", "ioctl" },
   { "seccomp-mount-api", "fsopen fails with ENOSYS", "fsopen" },
+  { "seccomp-by-number", "open_tree_attr, blocked by number, fails with ENOSYS", "open_tree_attr" },
   { "seccomp-clone3", "clone3 fails with ENOSYS", "clone3" },
   { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM", "unshare" },
   { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT", "socket" },
