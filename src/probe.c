@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -125,10 +126,13 @@ static pid_t
 fork_as_sandbox_user (const CordonProbeRequest *request)
 {
   int err = 0;
+  pid_t pid;
 
-  if (request->switch_identity)
-    return cordon_userns_fork (request->host_uid, request->host_gid, &err);
-  return fork ();
+  if (!request->switch_identity)
+    return fork ();
+  if ((pid = cordon_userns_fork (request->host_uid, request->host_gid, &err)) < 0)
+    errno = err;
+  return pid;
 }
 
 /* `argv` run as bwrap would be, its output discarded: TRUE with its wait
@@ -145,7 +149,14 @@ run_quiet (const CordonProbeRequest *request,
 
   if (pid == 0)
     {
-      /* Async-signal-safe calls only, from here to exec. */
+      sigset_t none;
+
+      /* Async-signal-safe calls only, from here to exec. bwrap gets what
+       * a launch gives it: no signal blocked, SIGPIPE (which cordon
+       * ignores) as by default. */
+      sigemptyset (&none);
+      sigprocmask (SIG_SETMASK, &none, NULL);
+      signal (SIGPIPE, SIG_DFL);
       if ((null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0)
         {
           dup2 (null_fd, STDOUT_FILENO);

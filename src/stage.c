@@ -117,6 +117,11 @@ fs_name (int fd)
   return "this one";
 }
 
+/* The way out of a refusal here. cordon's uid 0 is the host's root
+ * unless cordon runs in a container's user namespace. */
+#define AS_ROOT_FIX "set [identity] host-user=root (the sandbox then runs as cordon's uid 0, host " \
+                    "root unless cordon is in a container's user namespace; a degradation)"
+
 /* The tree at `path`, detached; idmapped to `userns` unless it is -1.
  * Never set-ID nor devices: what the sandbox makes there must not be
  * either, through this mount. */
@@ -138,8 +143,14 @@ cut_tree (const CordonStage *s,
     close (path_fd);
   if (fd < 0)
     {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot take %s for the sandbox of uid %u: %s",
-                   s->path, (guint) plan->host_uid, g_strerror (errno));
+      int saved = errno;
+
+      /* EPERM: a mount namespace cordon's user namespace does not own
+       * (cordon is root of a container's, or of another sandbox's). */
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot take %s for the sandbox of uid %u: %s%s; "
+                   "%s", s->path, (guint) plan->host_uid, g_strerror (saved),
+                   saved == EPERM ? " (cordon's mount namespace is not its own user namespace's: a "
+                                    "container's, or another sandbox's)" : "", AS_ROOT_FIX);
       return -1;
     }
   if (userns >= 0)
@@ -159,9 +170,8 @@ cut_tree (const CordonStage *s,
 
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
                    "cannot make %s writable for uid %u, the sandbox's host user, and keep its "
-                   "files the caller's: %s; move the workdir, or set [identity] host-user=root "
-                   "(the sandbox then runs as host root, a degradation)",
-                   s->path, (guint) plan->host_uid, why);
+                   "files the caller's: %s; move the workdir, or %s",
+                   s->path, (guint) plan->host_uid, why, AS_ROOT_FIX);
       close (fd);
       return -1;
     }
