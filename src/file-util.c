@@ -16,10 +16,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -154,52 +152,4 @@ cordon_file_replace (const char *path,
   ok = cordon_file_replace_at (dir_fd, base, data, len, mode, error);
   close (dir_fd);
   return ok;
-}
-
-/* As below, one component at a time (no openat2: before Linux 5.6). */
-static int
-open_dir_walking (const char *path,
-                  int flags)
-{
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  int opened, saved;
-
-  for (guint i = 0; fd >= 0 && parts[i] != NULL; i++)
-    {
-      int next;
-
-      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
-        continue;
-      /* O_NOFOLLOW with O_PATH opens a symlink itself: O_DIRECTORY then
-       * refuses it (ENOTDIR). */
-      next = openat (fd, parts[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      close (fd);
-      fd = next;
-    }
-  if (fd < 0)
-    return -1;
-  opened = openat (fd, ".", flags | O_DIRECTORY | O_CLOEXEC);
-  saved = errno;
-  close (fd);
-  errno = saved;
-  return opened;
-}
-
-/* The directory `path` (absolute), opened with `flags` (O_DIRECTORY and
- * O_CLOEXEC added) only if no component of it is a symlink: a path
- * resolved earlier (realpath) may have had one of its directories
- * swapped for a symlink since, by someone who may write there. -1 with
- * errno otherwise. */
-int
-cordon_file_open_dir_no_symlinks (const char *path,
-                                  int flags)
-{
-  struct open_how how = { .flags = (guint64) (flags | O_DIRECTORY | O_CLOEXEC),
-                          .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
-  int fd = (int) syscall (SYS_openat2, AT_FDCWD, path, &how, sizeof how);
-
-  if (fd >= 0 || errno != ENOSYS)
-    return fd;
-  return open_dir_walking (path, flags);
 }

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* file-util: writing a file whole or not at all; a directory opened
- * without following any symlink. */
+/* file-util: writing a file whole or not at all. */
 #pragma once
 
 #include <glib.h>
@@ -19,8 +18,5 @@ gboolean cordon_file_replace (const char *path,
                               gsize len,
                               mode_t mode,
                               GError **error);
-
-int cordon_file_open_dir_no_symlinks (const char *path,
-                                      int flags);
 
 G_END_DECLS

@@ -32,6 +32,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -55,13 +56,36 @@ struct _CordonReportTarget
   char *base;       /* FILE: the name in the directory */
   char *name;       /* for messages: the real path, or what names the fd */
   uid_t owner;      /* FILE: whose regular file may be replaced */
-  GPtrArray *links; /* every symlink the path was resolved through, as met */
+  GPtrArray *links; /* Link: every symlink the path was resolved through, as met */
   char *special;    /* STREAM of a FIFO or a device: its path */
   gboolean settled; /* checked against the writable paths */
   int special_dir;  /* ... its directory, held (O_PATH) until it is opened */
   dev_t special_dev;
   ino_t special_ino;
 };
+
+/* A symlink met on the way: the directory it is in (held, O_PATH, so
+ * that where that directory is can be asked again once the plan is
+ * known, wherever it has been moved), its name there, and the path it
+ * was met at, for messages. */
+typedef struct
+{
+  int dir_fd;
+  char *name;
+  char *path;
+} Link;
+
+static void
+link_free (gpointer p)
+{
+  Link *l = p;
+
+  if (l->dir_fd >= 0)
+    close (l->dir_fd);
+  g_free (l->name);
+  g_free (l->path);
+  g_free (l);
+}
 
 static CordonReportTarget *
 target_new (CordonReportTargetKind kind,
@@ -77,7 +101,7 @@ target_new (CordonReportTargetKind kind,
   target->base = g_strdup (base);
   target->name = g_strdup (name);
   target->owner = owner;
-  target->links = g_ptr_array_new_with_free_func (g_free);
+  target->links = g_ptr_array_new_with_free_func (link_free);
   target->special_dir = -1;
   return target;
 }
@@ -223,37 +247,18 @@ hold_fd (int n,
   return target_new (CORDON_REPORT_TARGET_STREAM, fd, NULL, name, 0);
 }
 
-/* The real directory of the report (or of what a symlink to it points
- * to): its symlinks are resolved now, never again. */
-static char *
-real_dir_of (const char *path,
-             const char *subject,
-             GError **error)
-{
-  g_autofree char *parent = g_path_get_dirname (path);
-  char *real = realpath (parent, NULL);
-
-  if (real != NULL)
-    return real;
-  if (errno == ENOENT || errno == ENOTDIR)
-    refuse (error, subject, "its directory %s does not exist", parent);
-  else
-    refuse (error, subject, "its directory %s: %s", parent, g_strerror (errno));
-  return NULL;
-}
-
-/* The directory held open for a report that replaces `base` in it. */
+/* The directory held open for a report that replaces `base` in it:
+ * `dir_fd`, reached without following any symlink, reopened to write in. */
 static CordonReportTarget *
-hold_dir (const char *dir,
+hold_dir (int dir_fd,
+          const char *dir,
           const char *base,
           uid_t owner,
           const char *subject,
           GError **error)
 {
   g_autofree char *name = g_build_filename (dir, base, NULL);
-  /* `dir` is real now; a directory of it swapped for a symlink since is
-   * not followed. */
-  int fd = cordon_file_open_dir_no_symlinks (dir, O_RDONLY);
+  int fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   if (fd < 0)
     return refuse (error, subject, "its directory %s: %s", dir, g_strerror (errno));
@@ -271,17 +276,19 @@ hold_dir (const char *dir,
   return target_new (CORDON_REPORT_TARGET_FILE, fd, base, name, owner);
 }
 
-/* `base` in `dir_fd` opened for writing, never blocking: a FIFO with
- * no reader yet gets two seconds for one to come (one a sandbox left in
- * the workdir would hold cordon for ever), then ENXIO. Blocking again
- * once open. */
+/* The node `path_fd` (O_PATH) opened for writing, never blocking: a FIFO
+ * with no reader yet gets two seconds for one to come (one a sandbox left
+ * in the workdir would hold cordon for ever), then ENXIO. Blocking again
+ * once open. Through /proc/self/fd: the very node held, nothing that has
+ * taken its name since. */
 static int
-open_writer_at (int dir_fd,
-                const char *base)
+open_writer (int path_fd)
 {
+  g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", path_fd);
+
   for (guint tries = 0; ; tries++)
     {
-      int fd = openat (dir_fd, base, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+      int fd = open (proc, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
 
       if (fd >= 0)
         {
@@ -300,11 +307,11 @@ open_writer_at (int dir_fd,
 /* A character device or a FIFO: examined now, opened only once the
  * writable paths are known not to hold it (open_special). Opening is
  * not harmless: a FIFO blocks, a device may act on open (a watchdog, a
- * tape that rewinds), and an earlier run's sandbox may have left a
- * symlink to one. Its directory is held meanwhile, and the node must
- * still be the one examined. */
+ * tape that rewinds), and an earlier run's sandbox may have left one, or
+ * a symlink to one. Its directory is held meanwhile. */
 static CordonReportTarget *
-hold_special (const char *dir,
+hold_special (int dir_fd,
+              const char *dir,
               const char *base,
               const struct stat *st,
               const char *subject,
@@ -312,8 +319,7 @@ hold_special (const char *dir,
 {
   g_autofree char *full = g_build_filename (dir, base, NULL);
   CordonReportTarget *target;
-  struct stat now;
-  int dir_fd;
+  int held;
 
   if (S_ISSOCK (st->st_mode))
     return refuse (error, subject, "it is a socket, which cannot be opened (connect to it and "
@@ -324,109 +330,214 @@ hold_special (const char *dir,
 
       return refuse (error, subject, "it is %s", what);
     }
-  dir_fd = cordon_file_open_dir_no_symlinks (dir, O_PATH);
-  if (dir_fd < 0)
+  if ((held = fcntl (dir_fd, F_DUPFD_CLOEXEC, 3)) < 0)
     return refuse (error, subject, "its directory %s: %s", dir, g_strerror (errno));
-  if (fstatat (dir_fd, base, &now, AT_SYMLINK_NOFOLLOW) != 0
-      || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
-    {
-      close (dir_fd);
-      return refuse (error, subject, "%s changed while it was examined", full);
-    }
   target = target_new (CORDON_REPORT_TARGET_STREAM, -1, base, full, 0);
   target->special = g_strdup (full);
-  target->special_dir = dir_fd;
+  target->special_dir = held;
   target->special_dev = st->st_dev;
   target->special_ino = st->st_ino;
   return target;
 }
 
 /* The FIFO or device held, opened for writing (a FIFO must have its
- * reader now, before anything runs): what was opened must be what was
- * examined. */
+ * reader now, before anything runs): the node is taken without opening
+ * it (O_PATH), compared with the one examined, and only then opened. */
 static gboolean
 open_special (CordonReportTarget *target,
               GError **error)
 {
   g_autofree char *subject = g_strdup_printf ("the report %s", target->special);
   struct stat now;
-  int fd = open_writer_at (target->special_dir, target->base);
+  int node = openat (target->special_dir, target->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  int fd;
 
+  if (node < 0)
+    return refuse (error, subject, "%s: %s", target->special, g_strerror (errno)) != NULL;
+  if (fstat (node, &now) != 0 || now.st_dev != target->special_dev || now.st_ino != target->special_ino)
+    {
+      close (node);
+      return refuse (error, subject, "%s changed while it was opened", target->special) != NULL;
+    }
+  fd = open_writer (node);
+  close (node);
   if (fd < 0 && errno == ENXIO)
     return refuse (error, subject, "%s is a FIFO that nobody reads (start its reader first)",
                    target->special) != NULL;
   if (fd < 0)
     return refuse (error, subject, "%s: %s", target->special, g_strerror (errno)) != NULL;
-  if (fstat (fd, &now) != 0 || now.st_dev != target->special_dev || now.st_ino != target->special_ino)
-    {
-      close (fd);
-      return refuse (error, subject, "%s changed while it was opened", target->special) != NULL;
-    }
   target->fd = fd;
   close (target->special_dir);
   target->special_dir = -1;
   return TRUE;
 }
 
-/* The symlinks among the directories of `path` (realpath follows them,
- * silently), each named by where it really is: its real directory and
- * its name. */
-static void
-add_dir_links (const char *path,
-               GPtrArray *links)
+/* The walk of a report's path: one component at a time, each directory
+ * opened (O_PATH, O_NOFOLLOW) from the one before, so that what is
+ * examined is what is held. A symlink is followed by the text read from
+ * the directory it is in, and recorded; nothing is resolved twice (a
+ * realpath() and a later look at the same path could each meet another
+ * tree, one swapped in between). */
+typedef struct
 {
-  g_autofree char *parent = g_path_get_dirname (path);
-  g_auto(GStrv) parts = g_strsplit (parent, "/", -1);
-  g_autoptr(GString) at = g_string_new ("");
-  struct stat st;
+  int dir;             /* O_PATH: the directory reached */
+  GPtrArray *at;       /* its path, component by component (real: no symlink) */
+  GQueue todo;         /* the components still to walk */
+  guint hops;          /* symlinks followed */
+  gboolean from_link;  /* the last component is a symlink's text */
+  GPtrArray *links;    /* Link */
+} Walk;
 
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      g_autofree char *up = NULL;
-      char *real_up;
-
-      if (parts[i][0] == '\0')
-        continue;
-      up = g_strdup (at->len > 0 ? at->str : "/");
-      g_string_append_printf (at, "/%s", parts[i]);
-      if (lstat (at->str, &st) != 0 || !S_ISLNK (st.st_mode))
-        continue;
-      real_up = realpath (up, NULL);
-      g_ptr_array_add (links, g_build_filename (real_up != NULL ? real_up : up, parts[i], NULL));
-      free (real_up);
-    }
+static void
+walk_clear (Walk *w)
+{
+  if (w->dir >= 0)
+    close (w->dir);
+  g_clear_pointer (&w->at, g_ptr_array_unref);
+  g_queue_clear_full (&w->todo, g_free);
+  g_clear_pointer (&w->links, g_ptr_array_unref);
 }
 
-/* One step of the resolution: `current` is the path as given, or what a
- * symlink met on the way points to (`hops` > 0). Sets *out_next (and
- * returns NULL without an error) to follow a symlink. */
-static CordonReportTarget *
-resolve_step (const char *current,
-              guint hops,
-              uid_t owner,
-              const char *subject,
-              GPtrArray *links,
-              char **out_next,
-              GError **error)
+static char *
+walk_dir_path (const Walk *w)
 {
-  g_autofree char *base = g_path_get_basename (current);
-  g_autofree char *dir = real_dir_of (current, subject, error);
-  g_autofree char *full = NULL;
-  g_autofree char *link = NULL;
-  g_autoptr(GError) local = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < w->at->len; i++)
+    g_string_append_printf (out, "/%s", (const char *) g_ptr_array_index (w->at, i));
+  return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : g_strdup ("/");
+}
+
+/* `path`'s components, before those still to walk. */
+static void
+walk_push (Walk *w,
+           const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = g_strv_length (parts); i-- > 0;)
+    if (parts[i][0] != '\0' && !g_str_equal (parts[i], "."))
+      g_queue_push_head (&w->todo, g_strdup (parts[i]));
+}
+
+static gboolean
+walk_to_root (Walk *w)
+{
+  if (w->dir >= 0)
+    close (w->dir);
+  g_ptr_array_set_size (w->at, 0);
+  return (w->dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0;
+}
+
+/* Into `name` of the directory reached (or up, for ".."): FALSE with
+ * errno where it is no directory (ENOTDIR: a symlink among them). */
+static gboolean
+walk_into (Walk *w,
+           const char *name)
+{
+  int next = openat (w->dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  if (next < 0)
+    return FALSE;
+  close (w->dir);
+  w->dir = next;
+  if (!g_str_equal (name, ".."))
+    g_ptr_array_add (w->at, g_strdup (name));
+  else if (w->at->len > 0)
+    g_ptr_array_set_size (w->at, w->at->len - 1);
+  return TRUE;
+}
+
+/* The symlink `name` of the directory reached, recorded and followed. */
+static gboolean
+walk_follow (Walk *w,
+             const char *name,
+             gboolean last,
+             const char *subject,
+             GError **error)
+{
+  g_autofree char *dir = walk_dir_path (w);
+  char text[PATH_MAX];
+  ssize_t n;
+  Link *l;
+
+  if (++w->hops > MAX_SYMLINKS)
+    return refuse (error, subject, "%s", g_strerror (ELOOP)) != NULL;
+  if ((n = readlinkat (w->dir, name, text, sizeof text - 1)) < 0)
+    return refuse (error, subject, "%s/%s changed while it was examined", g_str_equal (dir, "/") ? "" : dir,
+                   name) != NULL;
+  text[n] = '\0';
+  l = g_new0 (Link, 1);
+  l->dir_fd = fcntl (w->dir, F_DUPFD_CLOEXEC, 3);
+  l->name = g_strdup (name);
+  l->path = g_build_filename (dir, name, NULL);
+  g_ptr_array_add (w->links, l);
+  if (l->dir_fd < 0)
+    return refuse (error, subject, "%s: %s", dir, g_strerror (errno)) != NULL;
+  if (text[0] == '/' && !walk_to_root (w))
+    return refuse (error, subject, "/: %s", g_strerror (errno)) != NULL;
+  walk_push (w, text);
+  if (last)
+    w->from_link = TRUE;
+  return TRUE;
+}
+
+/* Every component but the last; FALSE (with `error`) on a refusal. */
+static gboolean
+walk_dirs (Walk *w,
+           const char *subject,
+           GError **error)
+{
+  while (g_queue_get_length (&w->todo) > 1
+         || (g_queue_get_length (&w->todo) == 1 && g_str_equal (g_queue_peek_head (&w->todo), "..")))
+    {
+      g_autofree char *name = g_queue_pop_head (&w->todo);
+      g_autofree char *dir = NULL;
+      struct stat st;
+
+      if (walk_into (w, name))
+        continue;
+      dir = walk_dir_path (w);
+      if (errno == ENOTDIR && fstatat (w->dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode))
+        {
+          if (!walk_follow (w, name, FALSE, subject, error))
+            return FALSE;
+          continue;
+        }
+      if (errno == ENOENT || errno == ENOTDIR)
+        return refuse (error, subject, "its directory %s/%s does not exist", g_str_equal (dir, "/") ? "" : dir,
+                       name) != NULL;
+      return refuse (error, subject, "%s/%s: %s", g_str_equal (dir, "/") ? "" : dir, name,
+                     g_strerror (errno)) != NULL;
+    }
+  if (g_queue_is_empty (&w->todo))
+    return refuse (error, subject, "it names a directory, not a file") != NULL;
+  return TRUE;
+}
+
+/* The last component, `base` in the directory reached: examined, never
+ * opened (but a directory to hold). NULL without an error: a symlink,
+ * followed; walk on. */
+static CordonReportTarget *
+walk_last (Walk *w,
+           uid_t owner,
+           const char *subject,
+           gboolean *out_again,
+           GError **error)
+{
+  g_autofree char *base = g_queue_pop_head (&w->todo);
+  g_autofree char *dir = walk_dir_path (w);
+  g_autofree char *full = g_build_filename (dir, base, NULL);
   struct stat st;
   int n;
 
-  if (dir == NULL)
-    return NULL;
-  add_dir_links (current, links);
+  *out_again = FALSE;
   if (names_own_fd (dir, base, &n))
-    return hold_fd (n, current, subject, error);
-  full = g_build_filename (dir, base, NULL);
-  if (lstat (full, &st) != 0)
+    return hold_fd (n, full, subject, error);
+  if (fstatat (w->dir, base, &st, AT_SYMLINK_NOFOLLOW) != 0)
     {
-      if (errno == ENOENT && hops == 0)
-        return hold_dir (dir, base, owner, subject, error);
+      if (errno == ENOENT && !w->from_link)
+        return hold_dir (w->dir, dir, base, owner, subject, error);
       if (errno == ENOENT)
         return refuse (error, subject, "it is a dangling symlink (%s does not exist)", full);
       return refuse (error, subject, "%s: %s", full, g_strerror (errno));
@@ -436,14 +547,12 @@ resolve_step (const char *current,
                    "cordon replaces only the caller's own files", full, (unsigned) st.st_uid,
                    (unsigned) owner);
   if (S_ISREG (st.st_mode))
-    return hold_dir (dir, base, owner, subject, error);
+    return hold_dir (w->dir, dir, base, owner, subject, error);
+  if (S_ISDIR (st.st_mode))
+    return refuse (error, subject, "it is a directory");
   if (!S_ISLNK (st.st_mode))
-    return hold_special (dir, base, &st, subject, error);
-  g_ptr_array_add (links, g_strdup (full));
-  link = g_file_read_link (full, &local);
-  if (link == NULL)
-    return refuse (error, subject, "%s", local->message);
-  *out_next = g_path_is_absolute (link) ? g_steal_pointer (&link) : g_build_filename (dir, link, NULL);
+    return hold_special (w->dir, dir, base, &st, subject, error);
+  *out_again = walk_follow (w, base, TRUE, subject, error);
   return NULL;
 }
 
@@ -455,33 +564,38 @@ cordon_report_target_open (const char *path,
                            GError **error)
 {
   g_autofree char *subject = NULL;
-  g_autofree char *current = NULL;
-  g_autoptr(GPtrArray) links = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *absolute = NULL;
+  Walk w = { -1, g_ptr_array_new_with_free_func (g_free), G_QUEUE_INIT, 0, FALSE,
+             g_ptr_array_new_with_free_func (link_free) };
+  CordonReportTarget *target = NULL;
+  gboolean again = TRUE;
 
   g_return_val_if_fail (path != NULL, NULL);
   subject = g_strdup_printf ("the report %s", path);
   if (g_str_equal (path, "-"))
-    return hold_fd (STDOUT_FILENO, "standard output", subject, error);
+    target = hold_fd (STDOUT_FILENO, "standard output", subject, error);
   /* "out/" names a directory, never a file "out" to create. */
-  if (path[0] == '\0' || g_str_has_suffix (path, "/"))
-    return refuse (error, subject, "it names a directory, not a file");
-  current = g_path_is_absolute (path) ? g_strdup (path) : g_canonicalize_filename (path, NULL);
-  for (guint hops = 0; hops <= MAX_SYMLINKS; hops++)
+  else if (path[0] == '\0' || g_str_has_suffix (path, "/"))
+    refuse (error, subject, "it names a directory, not a file");
+  else if (!walk_to_root (&w))
+    refuse (error, subject, "/: %s", g_strerror (errno));
+  else
     {
-      char *next = NULL;
-      CordonReportTarget *target = resolve_step (current, hops, owner, subject, links, &next, error);
+      g_autofree char *cwd = g_get_current_dir ();
 
-      if (target != NULL)
-        {
-          g_ptr_array_extend_and_steal (target->links, g_steal_pointer (&links));
-          return target;
-        }
-      if (next == NULL)
-        return NULL;
-      g_free (current);
-      current = next;
+      absolute = g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (cwd, path, NULL);
+      walk_push (&w, absolute);
+      while (again && target == NULL && walk_dirs (&w, subject, error))
+        target = walk_last (&w, owner, subject, &again, error);
     }
-  return refuse (error, subject, "%s", g_strerror (ELOOP));
+  /* An fd is the caller's, however it was named: its links are nobody's
+   * concern. Otherwise they go with the target, to be checked. */
+  if (target != NULL && target->kind == CORDON_REPORT_TARGET_FILE)
+    g_ptr_array_extend_and_steal (target->links, g_steal_pointer (&w.links));
+  else if (target != NULL && target->special_dir >= 0)
+    g_ptr_array_extend_and_steal (target->links, g_steal_pointer (&w.links));
+  walk_clear (&w);
+  return target;
 }
 
 /* A part of a file system the sandbox may write: the tree below `inner`
@@ -536,7 +650,8 @@ writable_regions (GPtrArray *mounts,
         {
           const CordonMount *m = g_ptr_array_index (mounts, i);
 
-          if (cordon_path_is_ancestor (real_roots[w], m->point, FALSE))
+          /* A read-only mount below stays read-only in the sandbox. */
+          if (cordon_path_is_ancestor (real_roots[w], m->point, FALSE) && !m->ro)
             add_region (regions, m->dev, g_strdup (m->root));
         }
     }
@@ -568,6 +683,19 @@ writable_holding (const char *path,
   return NULL;
 }
 
+/* Where the directory held as `dir_fd` is now (it may have been moved
+ * since it was met), NULL if it is gone. */
+static char *
+where_now (int dir_fd)
+{
+  g_autofree char *proc = g_strdup_printf ("/proc/self/fd/%d", dir_fd);
+  g_autofree char *at = g_file_read_link (proc, NULL);
+
+  if (at == NULL || at[0] != '/' || g_str_has_suffix (at, " (deleted)"))
+    return NULL;
+  return g_steal_pointer (&at);
+}
+
 static gboolean
 check_writable (const CordonReportTarget *target,
                 const char * const *roots,
@@ -579,28 +707,41 @@ check_writable (const CordonReportTarget *target,
   g_autoptr(GPtrArray) regions = NULL;
   const char *in;
 
-  (void) g_file_get_contents ("/proc/self/mountinfo", &info, NULL, NULL);
+  if (!g_file_get_contents ("/proc/self/mountinfo", &info, NULL, NULL))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write the report: "
+                   "/proc/self/mountinfo cannot be read, so the writable paths cannot be told apart");
+      return FALSE;
+    }
   mounts = cordon_mount_table_parse (info);
   regions = writable_regions (mounts, real_roots);
   for (guint i = 0; i < target->links->len; i++)
     {
-      const char *link = g_ptr_array_index (target->links, i);
+      const Link *l = g_ptr_array_index (target->links, i);
+      g_autofree char *dir = where_now (l->dir_fd);
+      g_autofree char *now = dir != NULL ? g_build_filename (dir, l->name, NULL) : NULL;
 
-      if ((in = writable_holding (link, roots, real_roots, mounts, regions)) != NULL)
+      if (now == NULL || (in = writable_holding (now, roots, real_roots, mounts, regions)) != NULL)
         {
           g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: its path "
                        "goes through the symlink %s, in the writable path %s (a sandbox may have "
-                       "made it); give the path without it", link, in);
+                       "made it); give the path without it", l->path,
+                       now == NULL ? "(its directory is gone)" : in);
           return FALSE;
         }
     }
-  if (target->special != NULL
-      && (in = writable_holding (target->special, roots, real_roots, mounts, regions)) != NULL)
+  if (target->special_dir >= 0)
     {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: %s, a FIFO "
-                   "or device, is in the writable path %s (a sandbox may have made it)",
-                   target->special, in);
-      return FALSE;
+      g_autofree char *dir = where_now (target->special_dir);
+      g_autofree char *now = dir != NULL ? g_build_filename (dir, target->base, NULL) : NULL;
+
+      if (now == NULL || (in = writable_holding (now, roots, real_roots, mounts, regions)) != NULL)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: %s, a FIFO "
+                       "or device, is in the writable path %s (a sandbox may have made it)",
+                       target->special, now == NULL ? "(its directory is gone)" : in);
+          return FALSE;
+        }
     }
   return TRUE;
 }
@@ -722,12 +863,17 @@ cordon_report_target_write (CordonReportTarget *target,
                             GError **error)
 {
   g_return_val_if_fail (target != NULL, FALSE);
-  /* Never settled (cordon stopped before the plan was known): a file or
-   * a FIFO named as given is written now; one reached through a symlink
-   * is not, since whether a sandbox left that symlink was never checked.
-   * (An fd is the caller's, however it was named.) */
-  if (!target->settled && target->links->len > 0
-      && (target->kind == CORDON_REPORT_TARGET_FILE || target->special_dir >= 0))
+  /* Never settled (cordon stopped before the plan was known): a file
+   * named as given is written now; one reached through a symlink is not,
+   * nor is a FIFO or a device at all, since whether a sandbox left them
+   * was never checked. (An fd is the caller's, however it was named.) */
+  if (!target->settled && target->special_dir >= 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "not written: %s is a FIFO or a device, "
+                   "and cordon stopped before it could check that no sandbox made it", target->name);
+      return FALSE;
+    }
+  if (!target->settled && target->links->len > 0 && target->kind == CORDON_REPORT_TARGET_FILE)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "not written: %s was reached through "
                    "a symlink, and cordon stopped before it could check that no sandbox made it",

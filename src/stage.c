@@ -163,9 +163,9 @@ cut_tree (const CordonStage *s,
       int saved = errno;
 
       g_autofree char *why = saved == EINVAL
-        ? g_strdup_printf ("its file system (%s) does not support idmapped mounts, which need "
-                           "Linux 5.12 or later and a file system such as ext4, xfs, btrfs or tmpfs",
-                           fs_name (fd))
+        ? g_strdup_printf ("its file system (%s), or one mounted below it, does not support "
+                           "idmapped mounts, which need Linux 5.12 or later and a file system such "
+                           "as ext4, xfs, btrfs or tmpfs", fs_name (fd))
         : g_strdup (g_strerror (saved));
 
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,

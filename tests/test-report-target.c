@@ -18,11 +18,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <poll.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -592,6 +596,7 @@ test_a_character_device_is_written_through (void **state)
   (void) state;
   assert_non_null (target);
   assert_int_equal (cordon_report_target_get_kind (target), CORDON_REPORT_TARGET_STREAM);
+  assert_true (cordon_report_target_settle (target, no_writable, NULL));
   assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
   assert_true (g_file_test ("/dev/null", G_FILE_TEST_EXISTS));
   assert_false (g_file_test ("/dev/null", G_FILE_TEST_IS_REGULAR));
@@ -611,6 +616,7 @@ test_a_fifo_is_written_through (void **state)
   assert_true (reader >= 0);
   target = cordon_report_target_open (path, geteuid (), NULL);
   assert_non_null (target);
+  assert_true (cordon_report_target_settle (target, no_writable, NULL));
   assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
   text = read_all (reader);
   assert_string_equal (text, "{}\n");
@@ -646,6 +652,100 @@ test_a_fifo_in_a_writable_path_is_never_opened (void **state)
   g_clear_pointer (&target, cordon_report_target_free);
   assert_int_equal (poll (&p, 1, 0), 1);
   close (p.fd);
+}
+
+/* The race of a sandbox that shares the workdir (another run's): it
+ * swaps the report's directory with a symlink to a victim, again and
+ * again, while cordon resolves the path. Resolved once, component by
+ * component, the path either meets the symlink (recorded, and refused
+ * as one in the writable path) or the directory (held): the victim
+ * never gets the report. (A realpath() and a later look for symlinks on
+ * the way could see the symlink, then the directory: the report went to
+ * the victim within a few hundred tries.) */
+static void
+test_a_directory_swapped_during_the_resolution_never_sends_the_report_away (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *wd = in_dir (f, "wd");
+  g_autofree char *out = g_build_filename (wd, "out", NULL);
+  g_autofree char *out2 = g_build_filename (wd, "out2", NULL);
+  g_autofree char *path = g_build_filename (out, "r.json", NULL);
+  g_autofree char *bait = make_victim (f);
+  g_autofree char *victim = g_path_get_dirname (bait);
+  g_autofree char *landed = g_build_filename (victim, "r.json", NULL);
+  const char * const writable[] = { wd, NULL };
+  guint written = 0, refused = 0;
+  pid_t swapper;
+
+  assert_int_equal (unlink (bait), 0);
+  assert_int_equal (mkdir (wd, 0700), 0);
+  assert_int_equal (mkdir (out, 0700), 0);
+  assert_int_equal (symlink (victim, out2), 0);
+  if ((swapper = fork ()) == 0)
+    for (;;)
+      (void) syscall (SYS_renameat2, AT_FDCWD, out, AT_FDCWD, out2, RENAME_EXCHANGE);
+  assert_true (swapper > 0);
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autoptr(CordonReportTarget) target = cordon_report_target_open (path, geteuid (), NULL);
+
+      if (target != NULL && cordon_report_target_settle (target, writable, NULL))
+        written += cordon_report_target_write (target, "{}\n", 3, NULL);
+      else
+        refused++;
+    }
+  kill (swapper, SIGKILL);
+  waitpid (swapper, NULL, 0);
+  /* Both outcomes happened: the race was run, not missed. */
+  assert_true (written > 0);
+  assert_true (refused > 0);
+  assert_false (g_file_test (landed, G_FILE_TEST_EXISTS));
+}
+
+/* cordon stopped before the plan was known: a FIFO, even named as it
+ * is, is not opened (an earlier run's sandbox may have made it). */
+static void
+test_a_fifo_is_not_opened_by_a_report_never_settled (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = in_dir (f, "fifo");
+  g_autoptr(CordonReportTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+  struct pollfd p = { -1, POLLIN, 0 };
+
+  assert_int_equal (mkfifo (path, 0600), 0);
+  p.fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  assert_true (p.fd >= 0);
+  target = cordon_report_target_open (path, geteuid (), NULL);
+  assert_non_null (target);
+  assert_false (cordon_report_target_write (target, "{}\n", 3, &error));
+  assert_non_null (strstr (error->message, "is a FIFO or a device, and cordon stopped"));
+  g_clear_pointer (&target, cordon_report_target_free);
+  assert_int_equal (poll (&p, 1, 0), 0);
+  close (p.fd);
+}
+
+/* A FIFO swapped for a regular file between the look and the open: the
+ * node held is not the one examined, and nothing is opened. */
+static void
+test_a_fifo_swapped_before_it_is_opened_is_refused (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = in_dir (f, "fifo");
+  g_autofree char *plain = in_dir (f, "plain");
+  g_autoptr(CordonReportTarget) target = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  assert_int_equal (mkfifo (path, 0600), 0);
+  target = cordon_report_target_open (path, geteuid (), NULL);
+  assert_non_null (target);
+  assert_true (g_file_set_contents (plain, "plain\n", -1, NULL));
+  assert_int_equal (rename (plain, path), 0);
+  assert_false (cordon_report_target_settle (target, no_writable, &error));
+  assert_non_null (strstr (error->message, "changed while it was opened"));
+  text = contents_of (path);
+  assert_string_equal (text, "plain\n");
 }
 
 static void
@@ -773,6 +873,9 @@ main (void)
     T (test_a_character_device_is_written_through),
     T (test_a_fifo_is_written_through),
     T (test_a_fifo_in_a_writable_path_is_never_opened),
+    T (test_a_directory_swapped_during_the_resolution_never_sends_the_report_away),
+    T (test_a_fifo_is_not_opened_by_a_report_never_settled),
+    T (test_a_fifo_swapped_before_it_is_opened_is_refused),
     T (test_a_socket_file_is_refused),
     T (test_every_fd_a_target_holds_is_close_on_exec),
   };
