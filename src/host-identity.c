@@ -259,6 +259,15 @@ named_ids (CordonHostIdentity *id,
                          "unused number", (guint) *out_uid, (guint) *out_gid, group);
           return FALSE;
         }
+      /* Nor a user's subordinate id: that user's containers run as it. */
+      if ((group = subid_owner (facts, "/etc/subuid", *out_uid)) != NULL
+          || (group = subid_owner (facts, "/etc/subgid", *out_gid)) != NULL)
+        {
+          identity_fail (id, "uid %u lies in the subordinate ids of '%s' (/etc/subuid, /etc/subgid), "
+                         "whose processes may be that uid: name an unused number", (guint) *out_uid,
+                         group);
+          return FALSE;
+        }
     }
   if (*out_uid == 0 || *out_gid == 0)
     {

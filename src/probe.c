@@ -149,6 +149,7 @@ run_quiet (const CordonProbeRequest *request,
 
   if (pid == 0)
     {
+      struct sigaction dfl = { .sa_handler = SIG_DFL };
       sigset_t none;
 
       /* Async-signal-safe calls only, from here to exec. bwrap gets what
@@ -156,7 +157,7 @@ run_quiet (const CordonProbeRequest *request,
        * ignores) as by default. */
       sigemptyset (&none);
       sigprocmask (SIG_SETMASK, &none, NULL);
-      signal (SIGPIPE, SIG_DFL);
+      sigaction (SIGPIPE, &dfl, NULL);
       if ((null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0)
         {
           dup2 (null_fd, STDOUT_FILENO);

@@ -78,8 +78,9 @@ static const Blocked blocked[] = {
  * none of these by name, and adds no rule by number to a filter of
  * several architectures), blocked by number in a few instructions of
  * cordon's own before libseccomp's program. Since Linux 5.1 a new call
- * has one number on every architecture but alpha (which libseccomp does
- * not support); x32's calls are x86_64's with bit 30 set. The kernel that
+ * has one number on every architecture but alpha and MIPS (whose ABIs
+ * add 4000, 5000 or 6000: left out here); x32's calls are x86_64's with
+ * bit 30 set. The kernel that
  * runs the sandbox may well be newer than the libseccomp cordon was
  * built with: on this one's, open_tree_attr cloned a tree through a
  * filter that refused open_tree. */
@@ -275,16 +276,29 @@ add_by_number (GArray *prologue,
   g_array_append_vals (prologue, insns, G_N_ELEMENTS (insns));
 }
 
+/* The architectures whose numbers for the calls above are the same:
+ * libseccomp's tokens for them are the kernel's AUDIT_ARCH values (its
+ * x32 token is not: x32 is x86_64's AUDIT_ARCH, its numbers with bit 30). */
+static const guint32 same_numbers[] = {
+  SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_AARCH64, SCMP_ARCH_ARM, SCMP_ARCH_RISCV64,
+  SCMP_ARCH_PPC64, SCMP_ARCH_PPC64LE, SCMP_ARCH_S390X,
+};
+
 /* The instructions that go before libseccomp's program (its jumps are
- * relative: they are not moved by what comes before). libseccomp's
- * architecture tokens are the kernel's AUDIT_ARCH values. */
+ * relative: they are not moved by what comes before). None on an
+ * architecture of other numbers: there the calls stay as libseccomp
+ * leaves them. (A name exempt by allow= is one this libseccomp knows:
+ * cordon check refuses others.) */
 static GArray *
 by_number_prologue (const Filter *f)
 {
   GArray *prologue = g_array_new (FALSE, FALSE, sizeof (struct sock_filter));
   guint32 native = seccomp_arch_native ();
+  gboolean known = FALSE;
 
-  for (guint i = 0; i < G_N_ELEMENTS (blocked_by_number); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (same_numbers); i++)
+    known = known || same_numbers[i] == native;
+  for (guint i = 0; known && i < G_N_ELEMENTS (blocked_by_number); i++)
     {
       guint32 nr = blocked_by_number[i].nr;
 
@@ -307,24 +321,27 @@ export_with_prologue (const Filter *f,
 {
   g_autoptr(GArray) program = by_number_prologue (f);
   int body = memfd_create ("cordon-seccomp-body", MFD_CLOEXEC);
+  struct stat st;
   g_autofree char *text = NULL;
-  gsize len = 0;
   int rc;
 
   if (body < 0)
     return -errno;
   rc = seccomp_export_bpf (f->ctx, body);
+  /* A program of whole instructions, and not none: libseccomp's ends
+   * with its default action. */
+  if (rc == 0 && (fstat (body, &st) != 0 || st.st_size <= 0 || st.st_size % sizeof (struct sock_filter) != 0
+                  || st.st_size > BPF_MAXINSNS * (off_t) sizeof (struct sock_filter)))
+    rc = -EIO;
   if (rc == 0)
     {
-      g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d", body);
-
-      rc = g_file_get_contents (path, &text, &len, NULL) && len % sizeof (struct sock_filter) == 0
-           ? 0 : -EIO;
+      text = g_malloc ((gsize) st.st_size);
+      rc = pread (body, text, (size_t) st.st_size, 0) == st.st_size ? 0 : -EIO;
     }
   close (body);
   if (rc != 0)
     return rc;
-  g_array_append_vals (program, text, (guint) (len / sizeof (struct sock_filter)));
+  g_array_append_vals (program, text, (guint) (st.st_size / sizeof (struct sock_filter)));
   if (program->len > BPF_MAXINSNS)
     return -E2BIG;
   return write (fd, program->data, program->len * sizeof (struct sock_filter))

@@ -136,15 +136,20 @@ cut_tree (const CordonStage *s,
    * here, not followed (see identity.c). */
   struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
   int path_fd = (int) syscall (SYS_openat2, AT_FDCWD, s->path, &how, sizeof how);
-  int fd = path_fd >= 0 ? open_tree (path_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE
-                                                  | AT_EMPTY_PATH) : -1;
+  int fd, saved;
 
-  if (path_fd >= 0)
-    close (path_fd);
+  if (path_fd < 0)
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s without following a "
+                   "symlink, for the sandbox of uid %u: %s", s->path, (guint) plan->host_uid,
+                   g_strerror (errno));
+      return -1;
+    }
+  fd = open_tree (path_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+  saved = errno;
+  close (path_fd);
   if (fd < 0)
     {
-      int saved = errno;
-
       /* EPERM: a mount namespace cordon's user namespace does not own
        * (cordon is root of a container's, or of another sandbox's). */
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot take %s for the sandbox of uid %u: %s%s; "
@@ -160,14 +165,14 @@ cut_tree (const CordonStage *s,
     }
   if (mount_setattr (fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) != 0)
     {
-      int saved = errno;
+      g_autofree char *why = NULL;
 
-      g_autofree char *why = saved == EINVAL
+      saved = errno;
+      why = saved == EINVAL
         ? g_strdup_printf ("its file system (%s), or one mounted below it, does not support "
                            "idmapped mounts, which need Linux 5.12 or later and a file system such "
                            "as ext4, xfs, btrfs or tmpfs", fs_name (fd))
         : g_strdup (g_strerror (saved));
-
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
                    "cannot make %s writable for uid %u, the sandbox's host user, and keep its "
                    "files the caller's: %s; move the workdir, or %s",

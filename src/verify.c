@@ -656,16 +656,21 @@ userns_problem (pid_t helper,
   g_autofree char *bwrap_ns = g_strdup_printf ("/proc/%d/ns/user", (int) bwrap);
   g_autofree char *helper_ns = g_strdup_printf ("/proc/%d/ns/user", (int) helper);
   int b = open (bwrap_ns, O_RDONLY | O_CLOEXEC);
+  int b_errno = errno;
   int self = open ("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+  int self_errno = errno;
   int h = open (helper_ns, O_RDONLY | O_CLOEXEC);
+  int h_errno = errno;
   uid_t owner = (uid_t) -1;
   char *problem = NULL;
 
   if (b < 0 || h < 0 || self < 0)
     problem = g_strdup_printf ("cannot open %s: %s", b < 0 ? bwrap_ns : h < 0 ? helper_ns : "/proc/self/ns/user",
-                               g_strerror (errno));
-  else if (ioctl (b, NS_GET_OWNER_UID, &owner) != 0 || owner != 0)
-    problem = g_strdup_printf ("bwrap's user namespace is owned by uid %d, not root", (int) owner);
+                               g_strerror (b < 0 ? b_errno : h < 0 ? h_errno : self_errno));
+  else if (ioctl (b, NS_GET_OWNER_UID, &owner) != 0)
+    problem = g_strdup_printf ("the owner of bwrap's user namespace cannot be read: %s", g_strerror (errno));
+  else if (owner != 0)
+    problem = g_strdup_printf ("bwrap's user namespace is owned by uid %u, not root", (guint) owner);
   else if (same_file (b, self))
     problem = g_strdup ("bwrap runs in cordon's own user namespace");
   else if (same_file (b, h))

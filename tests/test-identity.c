@@ -181,6 +181,22 @@ test_identity_refuses_a_uid_of_no_account_whose_gid_is_a_group (void **state)
 }
 
 static void
+test_identity_refuses_a_uid_of_no_account_in_someones_subordinate_ids (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autofree char *subuid = g_build_filename (host->root, "etc", "subuid", NULL);
+  g_autofree char *msg = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  assert_true (g_file_set_contents (subuid, "alice:100000:65536\n", -1, NULL));
+  msg = compile_error (host, TRIAL "[identity]\nhost-user=100005\n");
+  assert_non_null (strstr (msg, "uid 100005 lies in the subordinate ids of 'alice'"));
+  /* Just past the range: taken. */
+  plan = fixture_compile_ok (host, TRIAL "[identity]\nhost-user=165536\n");
+  assert_int_equal (plan->host_uid, 165536);
+}
+
+static void
 test_identity_refuses_an_unknown_user_at_its_line (void **state)
 {
   g_autoptr(FixtureHost) host = fixture_host_new (0);
@@ -407,6 +423,7 @@ main (void)
     T (test_identity_takes_a_named_uid),
     T (test_identity_refuses_an_account_with_the_dedicated_uid),
     T (test_identity_refuses_a_uid_of_no_account_whose_gid_is_a_group),
+    T (test_identity_refuses_a_uid_of_no_account_in_someones_subordinate_ids),
     T (test_identity_refuses_an_unknown_user_at_its_line),
     T (test_identity_refuses_without_the_capabilities_to_change_uid),
     T (test_identity_always_gives_the_sandbox_a_user_namespace_of_its_own),
