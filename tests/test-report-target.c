@@ -623,6 +623,27 @@ test_a_fifo_is_written_through (void **state)
   close (reader);
 }
 
+/* A FIFO at `path` and its reader (non-blocking), for whether a writer
+ * ever came: a writer that came and went leaves the reader a hang-up. */
+static int
+fifo_with_reader (const char *path)
+{
+  int fd;
+
+  assert_int_equal (mkfifo (path, 0600), 0);
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  assert_true (fd >= 0);
+  return fd;
+}
+
+static gboolean
+a_writer_came (int reader)
+{
+  struct pollfd p = { reader, POLLIN, 0 };
+
+  return poll (&p, 1, 0) == 1;
+}
+
 /* A FIFO in a writable path (a sandbox may have made it) is refused
  * when settled, without having been opened: its reader never saw a
  * writer come and go. Outside, it is opened when settled. */
@@ -634,24 +655,20 @@ test_a_fifo_in_a_writable_path_is_never_opened (void **state)
   const char * const writable[] = { f->dir, NULL };
   g_autoptr(CordonReportTarget) target = NULL;
   g_autoptr(GError) error = NULL;
-  struct pollfd p = { -1, POLLIN, 0 };
+  int reader = fifo_with_reader (path);
 
-  assert_int_equal (mkfifo (path, 0600), 0);
-  p.fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  assert_true (p.fd >= 0);
   target = cordon_report_target_open (path, geteuid (), NULL);
   assert_non_null (target);
   assert_false (cordon_report_target_settle (target, writable, &error));
   assert_non_null (strstr (error->message, "a FIFO or device, is in the writable path"));
   g_clear_pointer (&target, cordon_report_target_free);
-  /* A writer that came and went leaves the reader a hang-up. */
-  assert_int_equal (poll (&p, 1, 0), 0);
+  assert_false (a_writer_came (reader));
   target = cordon_report_target_open (path, geteuid (), NULL);
   assert_true (cordon_report_target_settle (target, no_writable, NULL));
   assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
   g_clear_pointer (&target, cordon_report_target_free);
-  assert_int_equal (poll (&p, 1, 0), 1);
-  close (p.fd);
+  assert_true (a_writer_came (reader));
+  close (reader);
 }
 
 /* The race of a sandbox that shares the workdir (another run's): it
@@ -711,18 +728,15 @@ test_a_fifo_is_not_opened_by_a_report_never_settled (void **state)
   g_autofree char *path = in_dir (f, "fifo");
   g_autoptr(CordonReportTarget) target = NULL;
   g_autoptr(GError) error = NULL;
-  struct pollfd p = { -1, POLLIN, 0 };
+  int reader = fifo_with_reader (path);
 
-  assert_int_equal (mkfifo (path, 0600), 0);
-  p.fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  assert_true (p.fd >= 0);
   target = cordon_report_target_open (path, geteuid (), NULL);
   assert_non_null (target);
   assert_false (cordon_report_target_write (target, "{}\n", 3, &error));
   assert_non_null (strstr (error->message, "is a FIFO or a device, and cordon stopped"));
   g_clear_pointer (&target, cordon_report_target_free);
-  assert_int_equal (poll (&p, 1, 0), 0);
-  close (p.fd);
+  assert_false (a_writer_came (reader));
+  close (reader);
 }
 
 /* A FIFO swapped for a regular file between the look and the open: the
