@@ -87,6 +87,33 @@ root_is_host_root (void)
   return !cordon_probe_id_map_find (map, 0, &outside) || outside == 0;
 }
 
+/* The first symlink on the way to `path` (as given, made absolute), or
+ * NULL: a workdir named through one is bound by its real path, and a
+ * root caller's cordon must know it was not named so (identity.c). */
+static char *
+first_symlink (const CordonHostFacts *facts,
+               const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr(GString) at = g_string_new (NULL);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *real = NULL;
+      struct stat st;
+
+      if (parts[i][0] == '\0')
+        continue;
+      g_string_append_printf (at, "/%s", parts[i]);
+      real = g_strconcat (facts->sysroot, at->str, NULL);
+      if (lstat (real, &st) != 0)
+        return NULL;
+      if (S_ISLNK (st.st_mode))
+        return g_strdup (at->str);
+    }
+  return NULL;
+}
+
 CordonHostFacts *
 cordon_host_facts_new (const char *sysroot,
                        const char * const *envp,
@@ -120,6 +147,7 @@ cordon_host_facts_new (const char *sysroot,
   read_namespaces (facts);
   facts->cache_dir = cordon_probe_default_cache_dir ((const char * const *) facts->env);
   wd = g_canonicalize_filename (workdir != NULL ? workdir : cwd, cwd);
+  facts->workdir_link = first_symlink (facts, wd);
   if (facts->sysroot[0] == '\0')
     {
       /* The sandbox binds the directory itself: name it by its real path,
@@ -154,6 +182,7 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->sysroot);
   g_free (facts->home);
   g_free (facts->workdir);
+  g_free (facts->workdir_link);
   g_free (facts->cwd);
   g_free (facts->tmpdir);
   g_free (facts->xdg_runtime_dir);

@@ -59,7 +59,8 @@ typedef struct
   uid_t uid;
   gid_t gid;
   char *home;
-  char *workdir;
+  char *workdir;            /* real: every symlink resolved */
+  char *workdir_link;       /* the first symlink it was named through, or NULL */
   char *cwd;                /* cordon's own current directory */
   char *tmpdir;
   char *xdg_runtime_dir;    /* NULL when unset */

@@ -227,6 +227,10 @@ refuse_symlinked (const Ctx *x,
 {
   g_autofree char *link = symlink_on_the_way (x, path);
 
+  /* The workdir is known by its real path: how it was named counts too
+   * (-C through a symlink an earlier run's sandbox left in its workdir). */
+  if (link == NULL && x->facts->workdir_link != NULL && g_str_equal (path, x->facts->workdir))
+    link = g_strdup (x->facts->workdir_link);
   if (link == NULL)
     return TRUE;
   fail (x, op != NULL ? &op->rule : NULL, error, "%s is reached through the symlink %s: for a "
