@@ -55,7 +55,15 @@ run_lib_cleanup ()
   for p in $(marker_pids "$(printf '4242.%07d' "$$")"); do
     kill -KILL "$p" 2>/dev/null
   done
-  [ -z "$tmp" ] || rm -rf "$tmp"
+  [ -z "$tmp" ] && return
+  # A test stopped between a mount below $tmp and its umount (a bind of
+  # /dev, of the workdir) must not have rm go through it: the mounts are
+  # taken off first, deepest first, and rm stays on $tmp's file system.
+  for m in $(awk -v t="$tmp/" 'index($5, t) == 1 { print length($5), $5 }' /proc/self/mountinfo 2>/dev/null \
+             | sort -rn | cut -d' ' -f2); do
+    umount -l "$m" 2>/dev/null
+  done
+  rm -rf --one-file-system "$tmp"
 }
 
 kill_later ()
