@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,15 +24,26 @@
 #include "cordon-error.h"
 #include "file-util.h"
 
-static gboolean
-write_all (int fd,
-           const char *data,
-           gsize len)
+/* All of `data` to `fd`, across short writes and EINTR; an fd that is
+ * non-blocking (a caller's stdout may be) is waited for. FALSE with
+ * errno otherwise. */
+gboolean
+cordon_file_write_all (int fd,
+                       const char *data,
+                       gsize len)
 {
   while (len > 0)
     {
       ssize_t n = write (fd, data, len);
 
+      if (n < 0 && errno == EAGAIN)
+        {
+          struct pollfd p = { fd, POLLOUT, 0 };
+
+          if (poll (&p, 1, -1) < 0 && errno != EINTR)
+            return FALSE;
+          continue;
+        }
       if (n < 0 && errno == EINTR)
         continue;
       if (n == 0)
@@ -90,7 +102,7 @@ replace_by_rename (int dir_fd,
 
   if (fd < 0)
     return fail (error, base, errno);
-  if (!write_all (fd, data, len) || fchmod (fd, mode) != 0)
+  if (!cordon_file_write_all (fd, data, len) || fchmod (fd, mode) != 0)
     {
       saved = errno;
       close (fd);
@@ -124,32 +136,9 @@ cordon_file_replace_at (int dir_fd,
   if (fd < 0)
     return fail (error, base, errno);
   /* The mode given to openat is masked by the umask: set it exactly. */
-  err = write_all (fd, data, len) && fchmod (fd, mode) == 0 ? link_in (fd, dir_fd, base) : errno;
+  err = cordon_file_write_all (fd, data, len) && fchmod (fd, mode) == 0 ? link_in (fd, dir_fd, base) : errno;
   close (fd);
   if (err == ENOENT)
     return replace_by_rename (dir_fd, base, data, len, mode, error);
   return err == 0 || fail (error, base, err);
-}
-
-gboolean
-cordon_file_replace (const char *path,
-                     const char *data,
-                     gsize len,
-                     mode_t mode,
-                     GError **error)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  gboolean ok;
-
-  if (dir_fd < 0)
-    {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write %s: %s", path,
-                   g_strerror (errno));
-      return FALSE;
-    }
-  ok = cordon_file_replace_at (dir_fd, base, data, len, mode, error);
-  close (dir_fd);
-  return ok;
 }

@@ -7,16 +7,15 @@
 
 G_BEGIN_DECLS
 
+gboolean cordon_file_write_all (int fd,
+                                const char *data,
+                                gsize len);
+
 gboolean cordon_file_replace_at (int dir_fd,
                                  const char *base,
                                  const char *data,
                                  gsize len,
                                  mode_t mode,
                                  GError **error);
-gboolean cordon_file_replace (const char *path,
-                              const char *data,
-                              gsize len,
-                              mode_t mode,
-                              GError **error);
 
 G_END_DECLS

@@ -79,12 +79,11 @@ read_namespaces (CordonHostFacts *facts)
  * above (the host's, or one that does the same: cordon cannot see
  * further, so it assumes the worst). */
 static gboolean
-root_is_host_root (void)
+root_is_host_root (const GArray *uid_map)
 {
-  g_autoptr(GArray) map = cordon_probe_read_id_map ("/proc/self/uid_map");
   guint64 outside = 1;
 
-  return !cordon_probe_id_map_find (map, 0, &outside) || outside == 0;
+  return !cordon_probe_id_map_find (uid_map, 0, &outside) || outside == 0;
 }
 
 /* The first symlink on the way to `path` (as given, made absolute), or
@@ -132,7 +131,12 @@ cordon_host_facts_new (const char *sysroot,
   facts->identity.gid = facts->gid;
   /* A fixture root stands for a host where cordon may do what it needs. */
   facts->cap_eff = facts->sysroot[0] == '\0' ? cordon_probe_self_caps () : G_MAXUINT64;
-  facts->root_is_host_root = facts->sysroot[0] != '\0' || root_is_host_root ();
+  if (facts->sysroot[0] == '\0')
+    {
+      facts->uid_map = cordon_probe_read_id_map ("/proc/self/uid_map");
+      facts->gid_map = cordon_probe_read_id_map ("/proc/self/gid_map");
+    }
+  facts->root_is_host_root = facts->sysroot[0] != '\0' || root_is_host_root (facts->uid_map);
   facts->env = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     facts->env[i] = g_strdup (envp[i]);
@@ -183,6 +187,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->home);
   g_free (facts->workdir);
   g_free (facts->workdir_link);
+  g_clear_pointer (&facts->uid_map, g_array_unref);
+  g_clear_pointer (&facts->gid_map, g_array_unref);
   g_free (facts->cwd);
   g_free (facts->tmpdir);
   g_free (facts->xdg_runtime_dir);
@@ -457,7 +463,7 @@ socket_aliases (const CordonHostFacts *facts,
 
   if (home == NULL)
     return aliases;
-  inner = cordon_mount_inner_path (home, path);
+  inner = cordon_mount_table_inner_path (home, path);
   for (guint i = 0; i < mounts->len; i++)
     {
       const CordonMount *m = g_ptr_array_index (mounts, i);

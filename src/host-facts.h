@@ -78,6 +78,8 @@ typedef struct
   char *cache_dir_real;
   CordonHostIdentity identity;  /* resolved by scan_policy */
   guint64 cap_eff;          /* cordon's own effective capabilities */
+  GArray *uid_map;          /* CordonIdRange of /proc/self/uid_map, gid_map; NULL unread (a fixture's) */
+  GArray *gid_map;
   gboolean root_is_host_root; /* cordon's uid 0 maps to the host's (or may: not a container's own) */
   char *helper_path;        /* cordon-exec, bound into the sandbox; NULL unknown */
 } CordonHostFacts;

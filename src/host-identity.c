@@ -107,31 +107,29 @@ subid_owner (const CordonHostFacts *facts,
   return NULL;
 }
 
-/* Whether `id` is mapped; *out_outside, what it is in the namespace
- * above (itself under a sysroot, where every id counts as mapped). */
+/* Whether `id` is mapped in `map` (read once, with the host facts); and
+ * *out_outside, what it is in the namespace above. Under a sysroot (the
+ * fixture's, where nothing is read) without a map of the test's, every
+ * id counts as mapped, as itself. */
 static gboolean
 is_mapped (const CordonHostFacts *facts,
-           const char *map_file,
+           const GArray *map,
            guint64 id,
            guint64 *out_outside)
 {
-  g_autoptr(GArray) map = NULL;
-
-  if (facts->sysroot[0] != '\0')
+  if (map == NULL && facts->sysroot[0] != '\0')
     {
       *out_outside = id;
       return TRUE;
     }
-  map = cordon_probe_read_id_map (map_file);
   return cordon_probe_id_map_find (map, id, out_outside);
 }
 
-/* The highest id that `map_file` maps at or below `id`, 0 for none. */
+/* The highest id that `map` maps at or below `id`, 0 for none. */
 static guint64
-highest_mapped (const char *map_file,
+highest_mapped (const GArray *map,
                 guint64 id)
 {
-  g_autoptr(GArray) map = cordon_probe_read_id_map (map_file);
   guint64 best = 0;
 
   for (guint i = 0; map != NULL && i < map->len; i++)
@@ -151,7 +149,7 @@ ids_mapped (const CordonHostFacts *facts,
 {
   guint64 u, g;
 
-  return is_mapped (facts, "/proc/self/uid_map", uid, &u) && is_mapped (facts, "/proc/self/gid_map", gid, &g);
+  return is_mapped (facts, facts->uid_map, uid, &u) && is_mapped (facts, facts->gid_map, gid, &g);
 }
 
 /* Whether `uid` or `gid` is root's, or root's group, in the user
@@ -164,8 +162,8 @@ maps_to_root (const CordonHostFacts *facts,
 {
   guint64 u = 1, g = 1;
 
-  return (is_mapped (facts, "/proc/self/uid_map", uid, &u) && u == 0)
-         || (is_mapped (facts, "/proc/self/gid_map", gid, &g) && g == 0);
+  return (is_mapped (facts, facts->uid_map, uid, &u) && u == 0)
+         || (is_mapped (facts, facts->gid_map, gid, &g) && g == 0);
 }
 
 static void
@@ -188,7 +186,7 @@ identity_fail (CordonHostIdentity *id,
 
 /* auto's uid (and gid, the same number): CORDON_AUTO_HOST_UID; where
  * cordon is root of a container's user namespace that does not map it,
- * the highest mapped id below it but the overflow ids. 0 for none. */
+ * the highest mapped id below it, 65533 for an overflow id. 0 for none. */
 static uid_t
 auto_uid (const CordonHostFacts *facts)
 {
@@ -196,10 +194,41 @@ auto_uid (const CordonHostFacts *facts)
 
   if (ids_mapped (facts, id, id))
     return (uid_t) id;
-  id = MIN (highest_mapped ("/proc/self/uid_map", id), highest_mapped ("/proc/self/gid_map", id));
-  if (id >= 65534)
+  id = MIN (highest_mapped (facts->uid_map, id), highest_mapped (facts->gid_map, id));
+  /* Not the overflow ids (nobody, and the kernel's "no id"). */
+  if (id == 65534 || id == 65535)
     id = 65533;
   return id > 0 && ids_mapped (facts, id, id) ? (uid_t) id : 0;
+}
+
+/* Who else on this host may be `uid` or `gid`, by which claim; the
+ * name in *out_name. Accounts are asked only where `accounts`. */
+typedef enum
+{
+  ID_FREE,
+  ID_ACCOUNT,     /* an account has the uid */
+  ID_GROUP,       /* a group has the gid */
+  ID_SUBORDINATE, /* the uid or gid lies in a user's /etc/subuid or /etc/subgid */
+} IdClaim;
+
+static IdClaim
+id_claim (const CordonHostFacts *facts,
+          uid_t uid,
+          gid_t gid,
+          gboolean accounts,
+          char **out_name)
+{
+  uid_t u;
+  gid_t g;
+
+  if (accounts && lookup_account (facts, NULL, uid, &u, &g, out_name))
+    return ID_ACCOUNT;
+  if ((*out_name = group_name (facts, gid)) != NULL)
+    return ID_GROUP;
+  if ((*out_name = subid_owner (facts, "/etc/subuid", uid)) != NULL
+      || (*out_name = subid_owner (facts, "/etc/subgid", gid)) != NULL)
+    return ID_SUBORDINATE;
+  return ID_FREE;
 }
 
 /* Whether `uid` is nobody's: FALSE, with the reason, if an account, a
@@ -211,22 +240,46 @@ is_dedicated (CordonHostIdentity *id,
 {
   static const char * const fix = "name an unprivileged user for the sandbox with [identity] host-user=";
   g_autofree char *name = NULL;
-  uid_t u;
-  gid_t g;
 
-  if (lookup_account (facts, NULL, uid, &u, &g, &name))
-    identity_fail (id, "uid %u (host-user=auto) is the account '%s' on this host, not a dedicated "
-                   "identity: %s", (guint) uid, name, fix);
-  else if ((name = group_name (facts, (gid_t) uid)) != NULL)
-    identity_fail (id, "gid %u (host-user=auto) is the group '%s' on this host, not a dedicated "
-                   "identity: %s", (guint) uid, name, fix);
-  else if ((name = subid_owner (facts, "/etc/subuid", uid)) != NULL
-           || (name = subid_owner (facts, "/etc/subgid", uid)) != NULL)
-    identity_fail (id, "uid %u (host-user=auto) lies in the subordinate ids of '%s' (/etc/subuid, "
-                   "/etc/subgid), whose processes may be that uid: %s", (guint) uid, name, fix);
-  else
-    return TRUE;
-  return FALSE;
+  switch (id_claim (facts, uid, (gid_t) uid, TRUE, &name))
+    {
+    case ID_ACCOUNT:
+      identity_fail (id, "uid %u (host-user=auto) is the account '%s' on this host, not a dedicated "
+                     "identity: %s", (guint) uid, name, fix);
+      return FALSE;
+    case ID_GROUP:
+      identity_fail (id, "gid %u (host-user=auto) is the group '%s' on this host, not a dedicated "
+                     "identity: %s", (guint) uid, name, fix);
+      return FALSE;
+    case ID_SUBORDINATE:
+      identity_fail (id, "uid %u (host-user=auto) lies in the subordinate ids of '%s' (/etc/subuid, "
+                     "/etc/subgid), whose processes may be that uid: %s", (guint) uid, name, fix);
+      return FALSE;
+    case ID_FREE:
+    default:
+      return TRUE;
+    }
+}
+
+/* A uid of no account takes the same number as gid: that must not hand
+ * the sandbox an existing group's files (27 is sudo's), nor be a user's
+ * subordinate id (that user's containers run as it). */
+static gboolean
+is_unused_number (CordonHostIdentity *id,
+                  const CordonHostFacts *facts,
+                  uid_t uid)
+{
+  g_autofree char *name = NULL;
+  IdClaim claim = id_claim (facts, uid, (gid_t) uid, FALSE, &name);
+
+  if (claim == ID_GROUP)
+    identity_fail (id, "uid %u is no account's, and gid %u, which it would take, is the group "
+                   "'%s' on this host: name an account, whose primary group is taken, or an "
+                   "unused number", (guint) uid, (guint) uid, name);
+  else if (claim == ID_SUBORDINATE)
+    identity_fail (id, "uid %u lies in the subordinate ids of '%s' (/etc/subuid, /etc/subgid), "
+                   "whose processes may be that uid: name an unused number", (guint) uid, name);
+  return claim == ID_FREE;
 }
 
 /* A named user or uid: its ids, or FALSE with the reason. */
@@ -238,46 +291,31 @@ named_ids (CordonHostIdentity *id,
            gid_t *out_gid)
 {
   g_autofree char *name = NULL;
+  uid_t uid = 0;
+  gid_t gid = 0;
 
-  if (host_user->num == CORDON_HOST_USER_NAMED
-      && !lookup_account (facts, host_user->text, 0, out_uid, out_gid, &name))
+  if (host_user->num == CORDON_HOST_USER_NAMED && !lookup_account (facts, host_user->text, 0, &uid, &gid, &name))
     {
       identity_fail (id, "no user '%s' on this host", host_user->text);
       return FALSE;
     }
-  if (host_user->num > 0 && !lookup_account (facts, NULL, (uid_t) host_user->num, out_uid, out_gid, &name))
+  if (host_user->num > 0 && !lookup_account (facts, NULL, (uid_t) host_user->num, &uid, &gid, &name))
     {
-      g_autofree char *group = NULL;
-
-      *out_uid = *out_gid = (uid_t) host_user->num;
-      /* A uid of no account takes the same number as gid: that must not
-       * hand the sandbox an existing group's files (27 is sudo's). */
-      if ((group = group_name (facts, *out_gid)) != NULL)
-        {
-          identity_fail (id, "uid %u is no account's, and gid %u, which it would take, is the group "
-                         "'%s' on this host: name an account, whose primary group is taken, or an "
-                         "unused number", (guint) *out_uid, (guint) *out_gid, group);
-          return FALSE;
-        }
-      /* Nor a user's subordinate id: that user's containers run as it. */
-      if ((group = subid_owner (facts, "/etc/subuid", *out_uid)) != NULL
-          || (group = subid_owner (facts, "/etc/subgid", *out_gid)) != NULL)
-        {
-          identity_fail (id, "uid %u lies in the subordinate ids of '%s' (/etc/subuid, /etc/subgid), "
-                         "whose processes may be that uid: name an unused number", (guint) *out_uid,
-                         group);
-          return FALSE;
-        }
+      uid = gid = (uid_t) host_user->num;
+      if (!is_unused_number (id, facts, uid))
+        return FALSE;
     }
-  if (*out_uid == 0 || *out_gid == 0)
+  if (uid == 0 || gid == 0)
     {
       identity_fail (id, "'%s' is uid %u, gid %u: root or root's group; write host-user=root for a "
                      "sandbox that runs as host root (a degradation)", host_user->text,
-                     (guint) *out_uid, (guint) *out_gid);
+                     (guint) uid, (guint) gid);
       return FALSE;
     }
   g_free (id->name);
   id->name = g_steal_pointer (&name);
+  *out_uid = uid;
+  *out_gid = gid;
   return TRUE;
 }
 

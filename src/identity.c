@@ -304,15 +304,15 @@ stage_source (Ctx *x,
     return TRUE;
   if (!add_shadow (x, closed, op, error))
     return FALSE;
-  if (stage_at_or_above (x, src, CORDON_STAGE_IDMAP) == NULL
-      && stage_at_or_above (x, src, CORDON_STAGE_CLONE) == NULL
-      && !refuse_symlinked (x, src, op, error))
+  /* Already attached, within a tree staged above it. */
+  if (stage_at_or_above (x, src, CORDON_STAGE_IDMAP) != NULL
+      || stage_at_or_above (x, src, CORDON_STAGE_CLONE) != NULL)
+    return TRUE;
+  if (!refuse_symlinked (x, src, op, error))
     return FALSE;
-  if (stage_at_or_above (x, src, CORDON_STAGE_IDMAP) == NULL
-      && stage_at_or_above (x, src, CORDON_STAGE_CLONE) == NULL)
-    add_stage (x, CORDON_STAGE_CLONE, src, op,
-               g_strdup_printf ("bound below %s, which uid %u cannot search: attached in its "
-                                "shadow", closed, (guint) x->uid));
+  add_stage (x, CORDON_STAGE_CLONE, src, op,
+             g_strdup_printf ("bound below %s, which uid %u cannot search: attached in its "
+                              "shadow", closed, (guint) x->uid));
   return TRUE;
 }
 
@@ -464,15 +464,6 @@ check_caps (Ctx *x,
   return FALSE;
 }
 
-static gboolean
-has_idmap (const Ctx *x)
-{
-  for (guint j = 0; j < x->plan->stage->len; j++)
-    if (((CordonStage *) g_ptr_array_index (x->plan->stage, j))->kind == CORDON_STAGE_IDMAP)
-      return TRUE;
-  return FALSE;
-}
-
 /* What the sandbox makes in an idmapped writable path is root's on the
  * host. Two ways around the set-ID filter would then hand every local
  * user root: a file capability (keep=setfcap), and the filter's mode
@@ -486,7 +477,7 @@ refuse_root_makers (Ctx *x,
   GPtrArray *allow = cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW);
   const CordonItem *profile = cordon_policy_get (policy, CORDON_KEY_SECCOMP_PROFILE);
 
-  if (!has_idmap (x))
+  if (!cordon_plan_has_stage (x->plan, CORDON_STAGE_IDMAP))
     return TRUE;
   for (guint i = 0; i < keep->len; i++)
     {

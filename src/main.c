@@ -895,23 +895,18 @@ run_gather (Run *run,
 static gboolean
 run_check_report (Run *run)
 {
-  g_autoptr(GPtrArray) writable = g_ptr_array_new ();
+  g_autoptr(GPtrArray) writable = NULL;
   g_autoptr(GError) error = NULL;
 
   if (run->report_target == NULL)
     return TRUE;
-  for (guint i = 0; i < run->plan->ops->len; i++)
-    {
-      const CordonOp *op = g_ptr_array_index (run->plan->ops, i);
-
-      if (op->kind == CORDON_OP_BIND)
-        g_ptr_array_add (writable, op->src);
-    }
-  g_ptr_array_add (writable, NULL);
+  writable = cordon_plan_get_writable (run->plan);
   if (cordon_report_target_settle (run->report_target, (const char * const *) writable->pdata, &error))
     return TRUE;
   g_clear_pointer (&run->report_target, cordon_report_target_free);
-  run_fail (run, "usage", error->message);
+  /* A path the caller named is a usage error; a host that cannot tell
+   * (no mountinfo) is the host's. */
+  run_fail (run, error->code == CORDON_ERROR_HOST ? "host" : "usage", error->message);
   return FALSE;
 }
 

@@ -91,8 +91,8 @@ cordon_mount_table_holding (GPtrArray *mounts,
 
 /* Where `path`, below `mount`'s point, lies in the mount's file system. */
 char *
-cordon_mount_inner_path (const CordonMount *mount,
-                         const char *path)
+cordon_mount_table_inner_path (const CordonMount *mount,
+                               const char *path)
 {
   const char *rest = g_str_equal (mount->point, "/") ? path : path + strlen (mount->point);
   g_autofree char *joined = g_build_filename (mount->root, rest, NULL);

@@ -24,7 +24,7 @@ const CordonMount *cordon_mount_table_top_at (GPtrArray *mounts,
                                               const char *point);
 const CordonMount *cordon_mount_table_holding (GPtrArray *mounts,
                                                const char *path);
-char *cordon_mount_inner_path (const CordonMount *mount,
-                               const char *path);
+char *cordon_mount_table_inner_path (const CordonMount *mount,
+                                     const char *path);
 
 G_END_DECLS

@@ -193,3 +193,31 @@ cordon_plan_cover (const CordonPlan *plan,
     }
   return best;
 }
+
+/* The host paths bound writable, NULL-terminated (the plan keeps the
+ * strings): where a sandbox may have left something for cordon. */
+GPtrArray *
+cordon_plan_get_writable (const CordonPlan *plan)
+{
+  GPtrArray *writable = g_ptr_array_new ();
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_BIND)
+        g_ptr_array_add (writable, op->src);
+    }
+  g_ptr_array_add (writable, NULL);
+  return writable;
+}
+
+gboolean
+cordon_plan_has_stage (const CordonPlan *plan,
+                       CordonStageKind kind)
+{
+  for (guint i = 0; i < plan->stage->len; i++)
+    if (((const CordonStage *) g_ptr_array_index (plan->stage, i))->kind == kind)
+      return TRUE;
+  return FALSE;
+}

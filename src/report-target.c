@@ -32,8 +32,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +55,7 @@ struct _CordonReportTarget
   char *name;       /* for messages: the real path, or what names the fd */
   uid_t owner;      /* FILE: whose regular file may be replaced */
   GPtrArray *links; /* Link: every symlink the path was resolved through, as met */
-  char *special;    /* STREAM of a FIFO or a device: its path */
+  gboolean special_fifo; /* STREAM of a FIFO (else of a device; its path is `name`) */
   gboolean settled; /* checked against the writable paths */
   int special_dir;  /* ... its directory, held (O_PATH) until it is opened */
   dev_t special_dev;
@@ -118,7 +116,6 @@ cordon_report_target_free (CordonReportTarget *target)
   g_free (target->base);
   g_free (target->name);
   g_clear_pointer (&target->links, g_ptr_array_unref);
-  g_free (target->special);
   g_free (target);
 }
 
@@ -136,8 +133,45 @@ cordon_report_target_get_name (const CordonReportTarget *target)
   return target->name;
 }
 
-/* A usage error: "cannot write SUBJECT: REASON". NULL, for the callers'
- * return. */
+/* A usage error: "cannot write SUBJECT: REASON". refused () returns
+ * FALSE and refuse () NULL, for their callers' return. */
+static void
+set_refusal (GError **error,
+             const char *subject,
+             const char *format,
+             va_list ap) G_GNUC_PRINTF (3, 0);
+
+static void
+set_refusal (GError **error,
+             const char *subject,
+             const char *format,
+             va_list ap)
+{
+  g_autofree char *reason = g_strdup_vprintf (format, ap);
+
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write %s: %s", subject, reason);
+}
+
+static gboolean
+refused (GError **error,
+         const char *subject,
+         const char *format,
+         ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+refused (GError **error,
+         const char *subject,
+         const char *format,
+         ...)
+{
+  va_list ap;
+
+  va_start (ap, format);
+  set_refusal (error, subject, format, ap);
+  va_end (ap);
+  return FALSE;
+}
+
 static CordonReportTarget *
 refuse (GError **error,
         const char *subject,
@@ -150,13 +184,11 @@ refuse (GError **error,
         const char *format,
         ...)
 {
-  g_autofree char *reason = NULL;
   va_list ap;
 
   va_start (ap, format);
-  reason = g_strdup_vprintf (format, ap);
+  set_refusal (error, subject, format, ap);
   va_end (ap);
-  g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write %s: %s", subject, reason);
   return NULL;
 }
 
@@ -181,18 +213,6 @@ describe (const struct stat *st)
   return g_strdup ("a file of an unknown type");
 }
 
-static gboolean
-is_digits (const char *s,
-           gsize len)
-{
-  if (len == 0)
-    return FALSE;
-  for (gsize i = 0; i < len; i++)
-    if (!g_ascii_isdigit (s[i]))
-      return FALSE;
-  return TRUE;
-}
-
 /* TRUE with *out_fd when `dir`/`base` is one of cordon's own open fds:
  * `dir` is real (no symlink), so /dev/fd and /proc/self/fd have become
  * /proc/PID/fd, and /proc/thread-self/fd /proc/PID/task/TID/fd. Such a
@@ -207,11 +227,13 @@ names_own_fd (const char *dir,
   g_autofree char *own = g_strdup_printf ("/proc/%d/fd", (int) getpid ());
   g_autofree char *tasks = g_strdup_printf ("/proc/%d/task/", (int) getpid ());
   const char *tid = g_str_has_prefix (dir, tasks) ? dir + strlen (tasks) : NULL;
+  g_autofree char *tid_number = tid != NULL && g_str_has_suffix (tid, "/fd")
+                                ? g_strndup (tid, strlen (tid) - 3) : NULL;
   guint64 n = 0;
   g_autofree char *canonical = NULL;
 
   if (!g_str_equal (dir, own)
-      && !(tid != NULL && g_str_has_suffix (tid, "/fd") && is_digits (tid, strlen (tid) - 3)))
+      && !(tid_number != NULL && g_ascii_string_to_unsigned (tid_number, 10, 1, G_MAXINT, NULL, NULL)))
     return FALSE;
   if (!g_ascii_string_to_unsigned (base, 10, 0, G_MAXINT, &n, NULL))
     return FALSE;
@@ -333,7 +355,7 @@ hold_special (int dir_fd,
   if ((held = fcntl (dir_fd, F_DUPFD_CLOEXEC, 3)) < 0)
     return refuse (error, subject, "its directory %s: %s", dir, g_strerror (errno));
   target = target_new (CORDON_REPORT_TARGET_STREAM, -1, base, full, 0);
-  target->special = g_strdup (full);
+  target->special_fifo = S_ISFIFO (st->st_mode);
   target->special_dir = held;
   target->special_dev = st->st_dev;
   target->special_ino = st->st_ino;
@@ -347,25 +369,26 @@ static gboolean
 open_special (CordonReportTarget *target,
               GError **error)
 {
-  g_autofree char *subject = g_strdup_printf ("the report %s", target->special);
+  g_autofree char *subject = g_strdup_printf ("the report %s", target->name);
   struct stat now;
   int node = openat (target->special_dir, target->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   int fd;
 
   if (node < 0)
-    return refuse (error, subject, "%s: %s", target->special, g_strerror (errno)) != NULL;
+    return refused (error, subject, "%s: %s", target->name, g_strerror (errno));
   if (fstat (node, &now) != 0 || now.st_dev != target->special_dev || now.st_ino != target->special_ino)
     {
       close (node);
-      return refuse (error, subject, "%s changed while it was opened", target->special) != NULL;
+      return refused (error, subject, "%s changed while it was opened", target->name);
     }
   fd = open_writer (node);
   close (node);
-  if (fd < 0 && errno == ENXIO)
-    return refuse (error, subject, "%s is a FIFO that nobody reads (start its reader first)",
-                   target->special) != NULL;
+  /* ENXIO: a FIFO without its reader; a device without one (a tty). */
+  if (fd < 0 && errno == ENXIO && target->special_fifo)
+    return refused (error, subject, "%s is a FIFO that nobody reads (start its reader first)",
+                    target->name);
   if (fd < 0)
-    return refuse (error, subject, "%s: %s", target->special, g_strerror (errno)) != NULL;
+    return refused (error, subject, "%s: %s", target->name, g_strerror (errno));
   target->fd = fd;
   close (target->special_dir);
   target->special_dir = -1;
@@ -416,7 +439,7 @@ walk_push (Walk *w,
   g_auto(GStrv) parts = g_strsplit (path, "/", -1);
 
   for (guint i = g_strv_length (parts); i-- > 0;)
-    if (parts[i][0] != '\0' && !g_str_equal (parts[i], "."))
+    if (parts[i][0] != '\0')
       g_queue_push_head (&w->todo, g_strdup (parts[i]));
 }
 
@@ -429,8 +452,9 @@ walk_to_root (Walk *w)
   return (w->dir = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0;
 }
 
-/* Into `name` of the directory reached (or up, for ".."): FALSE with
- * errno where it is no directory (ENOTDIR: a symlink among them). */
+/* Into `name` of the directory reached (or up, for "..", or nowhere,
+ * for "."): FALSE with errno where it is no directory (ENOTDIR: a
+ * symlink among them, or a file). */
 static gboolean
 walk_into (Walk *w,
            const char *name)
@@ -441,11 +465,36 @@ walk_into (Walk *w,
     return FALSE;
   close (w->dir);
   w->dir = next;
-  if (!g_str_equal (name, ".."))
+  if (g_str_equal (name, ".."))
+    {
+      if (w->at->len > 0)
+        g_ptr_array_set_size (w->at, w->at->len - 1);
+    }
+  else if (!g_str_equal (name, "."))
     g_ptr_array_add (w->at, g_strdup (name));
-  else if (w->at->len > 0)
-    g_ptr_array_set_size (w->at, w->at->len - 1);
   return TRUE;
+}
+
+/* The text of the symlink `name` in `dir_fd`, or NULL with errno. */
+static char *
+read_link_at (int dir_fd,
+              const char *name)
+{
+  for (gsize size = 256; size <= 1 << 20; size *= 2)
+    {
+      g_autofree char *text = g_malloc (size);
+      ssize_t n = readlinkat (dir_fd, name, text, size);
+
+      if (n < 0)
+        return NULL;
+      if ((gsize) n < size)
+        {
+          text[n] = '\0';
+          return g_steal_pointer (&text);
+        }
+    }
+  errno = ENAMETOOLONG;
+  return NULL;
 }
 
 /* The symlink `name` of the directory reached, recorded and followed. */
@@ -457,25 +506,23 @@ walk_follow (Walk *w,
              GError **error)
 {
   g_autofree char *dir = walk_dir_path (w);
-  char text[PATH_MAX];
-  ssize_t n;
+  g_autofree char *text = NULL;
   Link *l;
 
   if (++w->hops > MAX_SYMLINKS)
-    return refuse (error, subject, "%s", g_strerror (ELOOP)) != NULL;
-  if ((n = readlinkat (w->dir, name, text, sizeof text - 1)) < 0)
-    return refuse (error, subject, "%s/%s changed while it was examined", g_str_equal (dir, "/") ? "" : dir,
-                   name) != NULL;
-  text[n] = '\0';
+    return refused (error, subject, "%s", g_strerror (ELOOP));
+  if ((text = read_link_at (w->dir, name)) == NULL)
+    return refused (error, subject, "%s/%s changed while it was examined", g_str_equal (dir, "/") ? "" : dir,
+                    name);
   l = g_new0 (Link, 1);
   l->dir_fd = fcntl (w->dir, F_DUPFD_CLOEXEC, 3);
   l->name = g_strdup (name);
   l->path = g_build_filename (dir, name, NULL);
   g_ptr_array_add (w->links, l);
   if (l->dir_fd < 0)
-    return refuse (error, subject, "%s: %s", dir, g_strerror (errno)) != NULL;
+    return refused (error, subject, "%s: %s", dir, g_strerror (errno));
   if (text[0] == '/' && !walk_to_root (w))
-    return refuse (error, subject, "/: %s", g_strerror (errno)) != NULL;
+    return refused (error, subject, "/: %s", g_strerror (errno));
   walk_push (w, text);
   if (last)
     w->from_link = TRUE;
@@ -489,7 +536,8 @@ walk_dirs (Walk *w,
            GError **error)
 {
   while (g_queue_get_length (&w->todo) > 1
-         || (g_queue_get_length (&w->todo) == 1 && g_str_equal (g_queue_peek_head (&w->todo), "..")))
+         || (g_queue_get_length (&w->todo) == 1 && (g_str_equal (g_queue_peek_head (&w->todo), "..")
+                                                    || g_str_equal (g_queue_peek_head (&w->todo), "."))))
     {
       g_autofree char *name = g_queue_pop_head (&w->todo);
       g_autofree char *dir = NULL;
@@ -504,19 +552,21 @@ walk_dirs (Walk *w,
             return FALSE;
           continue;
         }
-      if (errno == ENOENT || errno == ENOTDIR)
-        return refuse (error, subject, "its directory %s/%s does not exist", g_str_equal (dir, "/") ? "" : dir,
-                       name) != NULL;
-      return refuse (error, subject, "%s/%s: %s", g_str_equal (dir, "/") ? "" : dir, name,
-                     g_strerror (errno)) != NULL;
+      if (errno == ENOENT)
+        return refused (error, subject, "its directory %s/%s does not exist", g_str_equal (dir, "/") ? "" : dir,
+                        name);
+      if (errno == ENOTDIR)
+        return refused (error, subject, "%s/%s is not a directory", g_str_equal (dir, "/") ? "" : dir, name);
+      return refused (error, subject, "%s/%s: %s", g_str_equal (dir, "/") ? "" : dir, name,
+                      g_strerror (errno));
     }
   if (g_queue_is_empty (&w->todo))
-    return refuse (error, subject, "it names a directory, not a file") != NULL;
+    return refused (error, subject, "it names a directory, not a file");
   return TRUE;
 }
 
 /* The last component, `base` in the directory reached: examined, never
- * opened (but a directory to hold). NULL without an error: a symlink,
+ * opened (but a directory to hold). NULL with *out_again: a symlink,
  * followed; walk on. */
 static CordonReportTarget *
 walk_last (Walk *w,
@@ -531,7 +581,6 @@ walk_last (Walk *w,
   struct stat st;
   int n;
 
-  *out_again = FALSE;
   if (names_own_fd (dir, base, &n))
     return hold_fd (n, full, subject, error);
   if (fstatat (w->dir, base, &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -552,7 +601,8 @@ walk_last (Walk *w,
     return refuse (error, subject, "it is a directory");
   if (!S_ISLNK (st.st_mode))
     return hold_special (w->dir, dir, base, &st, subject, error);
-  *out_again = walk_follow (w, base, TRUE, subject, error);
+  if (walk_follow (w, base, TRUE, subject, error))
+    *out_again = TRUE;
   return NULL;
 }
 
@@ -565,10 +615,9 @@ cordon_report_target_open (const char *path,
 {
   g_autofree char *subject = NULL;
   g_autofree char *absolute = NULL;
-  Walk w = { -1, g_ptr_array_new_with_free_func (g_free), G_QUEUE_INIT, 0, FALSE,
-             g_ptr_array_new_with_free_func (link_free) };
+  Walk w = { .dir = -1, .at = g_ptr_array_new_with_free_func (g_free), .todo = G_QUEUE_INIT,
+             .links = g_ptr_array_new_with_free_func (link_free) };
   CordonReportTarget *target = NULL;
-  gboolean again = TRUE;
 
   g_return_val_if_fail (path != NULL, NULL);
   subject = g_strdup_printf ("the report %s", path);
@@ -585,14 +634,15 @@ cordon_report_target_open (const char *path,
 
       absolute = g_path_is_absolute (path) ? g_strdup (path) : g_build_filename (cwd, path, NULL);
       walk_push (&w, absolute);
-      while (again && target == NULL && walk_dirs (&w, subject, error))
-        target = walk_last (&w, owner, subject, &again, error);
+      for (gboolean again = TRUE; again && walk_dirs (&w, subject, error);)
+        {
+          again = FALSE;
+          target = walk_last (&w, owner, subject, &again, error);
+        }
     }
   /* An fd is the caller's, however it was named: its links are nobody's
    * concern. Otherwise they go with the target, to be checked. */
-  if (target != NULL && target->kind == CORDON_REPORT_TARGET_FILE)
-    g_ptr_array_extend_and_steal (target->links, g_steal_pointer (&w.links));
-  else if (target != NULL && target->special_dir >= 0)
+  if (target != NULL && (target->kind == CORDON_REPORT_TARGET_FILE || target->special_dir >= 0))
     g_ptr_array_extend_and_steal (target->links, g_steal_pointer (&w.links));
   walk_clear (&w);
   return target;
@@ -645,7 +695,7 @@ writable_regions (GPtrArray *mounts,
       const CordonMount *home = cordon_mount_table_holding (mounts, real_roots[w]);
 
       if (home != NULL)
-        add_region (regions, home->dev, cordon_mount_inner_path (home, real_roots[w]));
+        add_region (regions, home->dev, cordon_mount_table_inner_path (home, real_roots[w]));
       for (guint i = 0; i < mounts->len; i++)
         {
           const CordonMount *m = g_ptr_array_index (mounts, i);
@@ -668,7 +718,7 @@ writable_holding (const char *path,
                   GPtrArray *regions)
 {
   const CordonMount *home = cordon_mount_table_holding (mounts, path);
-  g_autofree char *inner = home != NULL ? cordon_mount_inner_path (home, path) : NULL;
+  g_autofree char *inner = home != NULL ? cordon_mount_table_inner_path (home, path) : NULL;
 
   for (guint w = 0; roots[w] != NULL; w++)
     if (cordon_path_is_ancestor (roots[w], path, TRUE) || cordon_path_is_ancestor (real_roots[w], path, TRUE))
@@ -696,6 +746,17 @@ where_now (int dir_fd)
   return g_steal_pointer (&at);
 }
 
+/* The directory of `path`, held since it was met, is no more: moved away
+ * and removed, since cordon started. */
+static gboolean
+gone (GError **error,
+      const char *path)
+{
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: the directory "
+               "of %s was removed since cordon met it", path);
+  return FALSE;
+}
+
 static gboolean
 check_writable (const CordonReportTarget *target,
                 const char * const *roots,
@@ -721,12 +782,13 @@ check_writable (const CordonReportTarget *target,
       g_autofree char *dir = where_now (l->dir_fd);
       g_autofree char *now = dir != NULL ? g_build_filename (dir, l->name, NULL) : NULL;
 
-      if (now == NULL || (in = writable_holding (now, roots, real_roots, mounts, regions)) != NULL)
+      if (now == NULL)
+        return gone (error, l->path);
+      if ((in = writable_holding (now, roots, real_roots, mounts, regions)) != NULL)
         {
           g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: its path "
                        "goes through the symlink %s, in the writable path %s (a sandbox may have "
-                       "made it); give the path without it", l->path,
-                       now == NULL ? "(its directory is gone)" : in);
+                       "made it); give the path without it", l->path, in);
           return FALSE;
         }
     }
@@ -735,11 +797,13 @@ check_writable (const CordonReportTarget *target,
       g_autofree char *dir = where_now (target->special_dir);
       g_autofree char *now = dir != NULL ? g_build_filename (dir, target->base, NULL) : NULL;
 
-      if (now == NULL || (in = writable_holding (now, roots, real_roots, mounts, regions)) != NULL)
+      if (now == NULL)
+        return gone (error, target->name);
+      if ((in = writable_holding (now, roots, real_roots, mounts, regions)) != NULL)
         {
           g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "cannot write the report: %s, a FIFO "
                        "or device, is in the writable path %s (a sandbox may have made it)",
-                       target->special, now == NULL ? "(its directory is gone)" : in);
+                       target->name, in);
           return FALSE;
         }
     }
@@ -789,37 +853,17 @@ cordon_report_target_open_fd (int fd,
   return hold_fd (fd, name, subject, error);
 }
 
-/* All of `data` to a stream; one that is non-blocking (the caller's
- * stdout may be) is waited for. */
 static gboolean
 write_stream (const CordonReportTarget *target,
               const char *data,
               gsize len,
               GError **error)
 {
-  while (len > 0)
-    {
-      ssize_t n = write (target->fd, data, len);
-
-      if (n < 0 && errno == EAGAIN)
-        {
-          struct pollfd p = { target->fd, POLLOUT, 0 };
-
-          (void) poll (&p, 1, -1);
-          continue;
-        }
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write the report to %s: %s",
-                       target->name, g_strerror (n == 0 ? EIO : errno));
-          return FALSE;
-        }
-      data += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
+  if (cordon_file_write_all (target->fd, data, len))
+    return TRUE;
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write the report to %s: %s",
+               target->name, g_strerror (errno));
+  return FALSE;
 }
 
 /* The name in the held directory is replaced only if it is still nothing

@@ -403,23 +403,9 @@ cordon_report_to_json (const CordonReport *report)
   return json_generator_to_data (gen, NULL);
 }
 
-/* Whole or not at all (see file-util.c), so a reader never sees half a
- * report; 0600 because it names the caller's variables and paths. By
- * path: only for a path no sandbox could change since it was named; a
- * run writes through cordon_report_write_target. */
-gboolean
-cordon_report_write (const CordonReport *report,
-                     const char *path,
-                     GError **error)
-{
-  g_autofree char *json = cordon_report_to_json (report);
-  g_autofree char *text = g_strconcat (json, "\n", NULL);
-
-  return cordon_file_replace (path, text, strlen (text), 0600, error);
-}
-
 /* To the destination cordon settled before the sandbox ran (see
- * report-target.c): what `cordon run --report` writes. */
+ * report-target.c): what `cordon run --report` writes. Never by path:
+ * the sandbox may have changed what a path names since. */
 gboolean
 cordon_report_write_target (const CordonReport *report,
                             CordonReportTarget *target,

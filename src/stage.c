@@ -10,12 +10,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <linux/openat2.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
@@ -24,6 +22,7 @@
 #include "cordon-error.h"
 #include "path-util.h"
 #include "stage.h"
+#include "userns-fork.h"
 
 void
 cordon_stage_set_clear (CordonStageSet *set)
@@ -34,67 +33,37 @@ cordon_stage_set_clear (CordonStageSet *set)
   g_clear_pointer (&set->fds, g_array_unref);
 }
 
-static gboolean
-write_map (pid_t pid,
-           const char *file,
-           guint id,
-           GError **error)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, file);
-  g_autofree char *line = g_strdup_printf ("0 %u 1\n", id);
-  int fd = open (path, O_WRONLY | O_CLOEXEC);
-  gboolean ok = fd >= 0 && write (fd, line, strlen (line)) == (ssize_t) strlen (line);
-  int saved = errno;
-
-  if (fd >= 0)
-    close (fd);
-  if (!ok)
-    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot write %s: %s", path, g_strerror (saved));
-  return ok;
-}
-
 /* A user namespace mapping uid and gid 0 (the caller's files) to `uid`
  * and `gid` (the host user's): an idmapped mount of it shows root's
- * files as the user's and stores the user's as root's. */
+ * files as the user's and stores the user's as root's. The one the
+ * keeper's bwrap gets is made the same way (userns-fork.c); a child
+ * holds this one while its fd is taken. */
 static int
 idmap_userns (uid_t uid,
               gid_t gid,
               GError **error)
 {
-  int sv[2];
-  pid_t pid;
-  char byte = 0;
-  int fd = -1;
+  g_autofree char *ns = NULL;
+  int err = 0, fd;
+  pid_t pid = cordon_userns_fork (uid, gid, &err);
 
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+  if (pid == 0)
+    for (;;)
+      pause ();
+  if (pid < 0)
     {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "socketpair: %s", g_strerror (errno));
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot make a user namespace for the "
+                   "idmapped mounts: %s", g_strerror (err));
       return -1;
     }
-  if ((pid = fork ()) == 0)
-    {
-      /* Only async-signal-safe calls: make the namespace, say so, wait
-       * until the parent has what it needs. */
-      close (sv[0]);
-      byte = unshare (CLONE_NEWUSER) == 0 ? 'U' : 'E';
-      if (write (sv[1], &byte, 1) == 1)
-        (void) read (sv[1], &byte, 1);
-      _exit (0);
-    }
-  close (sv[1]);
-  if (pid < 0 || read (sv[0], &byte, 1) != 1 || byte != 'U')
-    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot make a user namespace for the "
-                 "idmapped mounts: %s", pid < 0 ? g_strerror (errno) : "the child failed");
-  else if (write_map (pid, "uid_map", uid, error) && write_map (pid, "gid_map", gid, error))
-    {
-      g_autofree char *ns = g_strdup_printf ("/proc/%d/ns/user", (int) pid);
-
-      if ((fd = open (ns, O_RDONLY | O_CLOEXEC)) < 0)
-        g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s: %s", ns, g_strerror (errno));
-    }
-  close (sv[0]);
-  while (pid > 0 && waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+  ns = g_strdup_printf ("/proc/%d/ns/user", (int) pid);
+  fd = open (ns, O_RDONLY | O_CLOEXEC);
+  err = errno;
+  kill (pid, SIGKILL);
+  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
     ;
+  if (fd < 0)
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s: %s", ns, g_strerror (err));
   return fd;
 }
 
@@ -183,15 +152,6 @@ cut_tree (const CordonStage *s,
   return fd;
 }
 
-static gboolean
-needs_userns (const CordonPlan *plan)
-{
-  for (guint i = 0; i < plan->stage->len; i++)
-    if (((CordonStage *) g_ptr_array_index (plan->stage, i))->kind == CORDON_STAGE_IDMAP)
-      return TRUE;
-  return FALSE;
-}
-
 gboolean
 cordon_stage_open (const CordonPlan *plan,
                    CordonStageSet *out_set,
@@ -199,7 +159,7 @@ cordon_stage_open (const CordonPlan *plan,
 {
   g_auto(CordonStageSet) set = { NULL, g_array_new (FALSE, FALSE, sizeof (int)) };
   g_autoptr(GString) spec = g_string_new (NULL);
-  gboolean idmapped = needs_userns (plan);
+  gboolean idmapped = cordon_plan_has_stage (plan, CORDON_STAGE_IDMAP);
   int userns = idmapped ? idmap_userns (plan->host_uid, plan->host_gid, error) : -1;
 
   if (idmapped && userns < 0)

@@ -515,11 +515,10 @@ environ_problem (CordonVerify *v,
 }
 
 static char *
-status_problem (pid_t pid,
+status_problem (const char *status,
                 guint64 keep_caps,
                 gboolean seccomp)
 {
-  g_autofree char *status = proc_read (pid, "status", NULL);
   const char *cap = status != NULL ? strstr (status, "\nCapEff:\t") : NULL;
   const char *nnp = status != NULL ? strstr (status, "\nNoNewPrivs:\t") : NULL;
 
@@ -588,10 +587,8 @@ read_mounts (pid_t pid)
  * not skip it. */
 static char *
 masks_problem (CordonVerify *v,
-               pid_t pid)
+               GPtrArray *mounts)
 {
-  g_autoptr(GPtrArray) mounts = read_mounts (pid);
-
   if (mounts == NULL)
     return g_strdup ("cannot read the sandbox's mountinfo");
   for (guint i = 0; i < v->mask_dests->len; i++)
@@ -620,18 +617,21 @@ ids_are (const char *status,
  * group (one of root's would open root's files by group). */
 static char *
 identity_problem (CordonVerify *v,
-                  pid_t pid)
+                  pid_t pid,
+                  const char *status)
 {
-  g_autofree char *status = proc_read (pid, "status", NULL);
+  const char *groups = status != NULL ? strstr (status, "\nGroups:") : NULL;
 
-  if (status == NULL)
+  if (status == NULL || groups == NULL)
     return g_strdup_printf ("cannot read /proc/%d/status", (int) pid);
   if (!ids_are (status, "Uid", v->host_uid))
     return g_strdup_printf ("process %d does not run as host uid %u", (int) pid, (guint) v->host_uid);
   if (v->switched && !ids_are (status, "Gid", v->host_gid))
     return g_strdup_printf ("process %d does not run as host gid %u", (int) pid, (guint) v->host_gid);
-  if (v->switched && strstr (status, "\nGroups:\t\n") == NULL && strstr (status, "\nGroups:\t \n") == NULL
-      && strstr (status, "\nGroups:\n") == NULL)
+  /* "Groups:" and nothing but blanks up to the end of its line. */
+  groups += strlen ("\nGroups:");
+  groups += strspn (groups, " \t");
+  if (v->switched && *groups != '\n')
     return g_strdup_printf ("process %d holds supplementary groups", (int) pid);
   return NULL;
 }
@@ -645,6 +645,63 @@ same_file (int a,
   return fstat (a, &sa) == 0 && fstat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* /proc/PID/ns/user (or /proc/self's, for pid 0) opened, or -1 with
+ * the problem. */
+static int
+open_userns (pid_t pid,
+             char **problem)
+{
+  g_autofree char *path = pid > 0 ? g_strdup_printf ("/proc/%d/ns/user", (int) pid)
+                                  : g_strdup ("/proc/self/ns/user");
+  int fd = *problem != NULL ? -1 : open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0 && *problem == NULL)
+    *problem = g_strdup_printf ("cannot open %s: %s", path, g_strerror (errno));
+  return fd;
+}
+
+/* Up from the user namespace `from`: `to` is on the way. */
+static gboolean
+is_below (int from,
+          int to)
+{
+  int at = dup (from);
+
+  while (at >= 0 && !same_file (at, to))
+    {
+      int up = ioctl (at, NS_GET_PARENT);
+
+      close (at);
+      at = up;
+    }
+  if (at < 0)
+    return FALSE;
+  close (at);
+  return TRUE;
+}
+
+/* The namespaces bwrap (`b`), the helper (`h`) and cordon (`self`) run
+ * in, as they must be for a sandbox run as another user. */
+static char *
+userns_order_problem (int b,
+                      int h,
+                      int self)
+{
+  uid_t owner = (uid_t) -1;
+
+  if (ioctl (b, NS_GET_OWNER_UID, &owner) != 0)
+    return g_strdup_printf ("the owner of bwrap's user namespace cannot be read: %s", g_strerror (errno));
+  if (owner != 0)
+    return g_strdup_printf ("bwrap's user namespace is owned by uid %u, not root", (guint) owner);
+  if (same_file (b, self))
+    return g_strdup ("bwrap runs in cordon's own user namespace");
+  if (same_file (b, h))
+    return g_strdup ("the sandbox shares bwrap's user namespace");
+  if (!is_below (h, b))
+    return g_strdup ("the sandbox's user namespace is not below bwrap's");
+  return NULL;
+}
+
 /* A sandbox run as another host user: bwrap's user namespace is root's
  * (made by cordon-keeper as root, so that no process of that user holds
  * a capability over it), not cordon's own, and the helper's is below it
@@ -653,45 +710,13 @@ static char *
 userns_problem (pid_t helper,
                 pid_t bwrap)
 {
-  g_autofree char *bwrap_ns = g_strdup_printf ("/proc/%d/ns/user", (int) bwrap);
-  g_autofree char *helper_ns = g_strdup_printf ("/proc/%d/ns/user", (int) helper);
-  int b = open (bwrap_ns, O_RDONLY | O_CLOEXEC);
-  int b_errno = errno;
-  int self = open ("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
-  int self_errno = errno;
-  int h = open (helper_ns, O_RDONLY | O_CLOEXEC);
-  int h_errno = errno;
-  uid_t owner = (uid_t) -1;
   char *problem = NULL;
+  int b = open_userns (bwrap, &problem);
+  int h = open_userns (helper, &problem);
+  int self = open_userns (0, &problem);
 
-  if (b < 0 || h < 0 || self < 0)
-    problem = g_strdup_printf ("cannot open %s: %s", b < 0 ? bwrap_ns : h < 0 ? helper_ns : "/proc/self/ns/user",
-                               g_strerror (b < 0 ? b_errno : h < 0 ? h_errno : self_errno));
-  else if (ioctl (b, NS_GET_OWNER_UID, &owner) != 0)
-    problem = g_strdup_printf ("the owner of bwrap's user namespace cannot be read: %s", g_strerror (errno));
-  else if (owner != 0)
-    problem = g_strdup_printf ("bwrap's user namespace is owned by uid %u, not root", (guint) owner);
-  else if (same_file (b, self))
-    problem = g_strdup ("bwrap runs in cordon's own user namespace");
-  else if (same_file (b, h))
-    problem = g_strdup ("the sandbox shares bwrap's user namespace");
-  else
-    {
-      /* Up from the helper's: bwrap's must be on the way. */
-      int at = dup (h);
-
-      while (at >= 0 && !same_file (at, b))
-        {
-          int up = ioctl (at, NS_GET_PARENT);
-
-          close (at);
-          at = up;
-        }
-      if (at < 0)
-        problem = g_strdup ("the sandbox's user namespace is not below bwrap's");
-      else
-        close (at);
-    }
+  if (problem == NULL)
+    problem = userns_order_problem (b, h, self);
   if (b >= 0)
     close (b);
   if (h >= 0)
@@ -705,9 +730,8 @@ userns_problem (pid_t helper,
  * sandbox's mount table, the one on top there. */
 static char *
 proc_sys_problem (CordonVerify *v,
-                  pid_t pid)
+                  GPtrArray *mounts)
 {
-  g_autoptr(GPtrArray) mounts = read_mounts (pid);
   const char *point = v->proc_mode == CORDON_PROC_HOST_RO ? "/proc" : "/proc/sys";
   const CordonMount *top;
 
@@ -735,21 +759,25 @@ cordon_verify_outside (CordonVerify *v,
                        pid_t helper,
                        pid_t bwrap)
 {
+  /* Each file of the stopped helper read once, for every check on it. */
+  g_autofree char *status = proc_read (helper, "status", NULL);
+  g_autofree char *bwrap_status = proc_read (bwrap, "status", NULL);
+  g_autoptr(GPtrArray) mounts = read_mounts (helper);
   char *problem = environ_problem (v, bwrap);
 
   if (problem == NULL)
     problem = environ_problem (v, helper);
   outside_result (v, "outside-environ", problem);
-  outside_result (v, "outside-status", status_problem (helper, v->keep_caps, v->seccomp));
+  outside_result (v, "outside-status", status_problem (status, v->keep_caps, v->seccomp));
   outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
   outside_result (v, "outside-fds", fds_problem (helper));
-  outside_result (v, "outside-masks", masks_problem (v, helper));
-  problem = identity_problem (v, bwrap);
+  outside_result (v, "outside-masks", masks_problem (v, mounts));
+  problem = identity_problem (v, bwrap, bwrap_status);
   if (problem == NULL)
-    problem = identity_problem (v, helper);
+    problem = identity_problem (v, helper, status);
   if (problem == NULL && v->switched)
     problem = userns_problem (helper, bwrap);
   outside_result (v, "outside-identity", problem);
   if (find_check (v, "outside-proc-sys") != NULL)
-    outside_result (v, "outside-proc-sys", proc_sys_problem (v, helper));
+    outside_result (v, "outside-proc-sys", proc_sys_problem (v, mounts));
 }

@@ -17,6 +17,7 @@
 #include "compile.h"
 #include "fixture-host.h"
 #include "plan.h"
+#include "probe.h"
 
 /* --- helpers ------------------------------------------------------------ */
 
@@ -112,12 +113,17 @@ test_identity_runs_a_root_callers_sandbox_as_the_dedicated_uid (void **state)
 static void
 test_identity_leaves_an_ordinary_callers_sandbox_as_the_caller (void **state)
 {
-  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, TRIAL "[identity]\nhost-user=root\n");
+  /* Whatever the key says: auto, or root. */
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, TRIAL);
+  g_autoptr(CordonPlan) asroot = fixture_compile_ok (*state, TRIAL "[identity]\nhost-user=root\n");
 
   assert_false (plan->switch_identity);
   assert_false (plan->host_root);
   assert_int_equal (plan->host_uid, 1000);
   assert_int_equal (plan->stage->len, 0);
+  assert_false (asroot->switch_identity);
+  assert_false (asroot->host_root);
+  assert_int_equal (asroot->host_uid, 1000);
 }
 
 static void
@@ -139,6 +145,65 @@ test_identity_host_user_root_keeps_root_as_a_named_degradation (void **state)
         return;
     }
   fail_msg ("no read-only bind of /proc/sys");
+}
+
+/* A container's maps for the fixture (which reads none): "inside
+ * outside count" triples, the same for uids and gids. */
+static void
+set_maps (FixtureHost *host,
+          const guint64 *ranges,
+          guint n)
+{
+  GArray *map = g_array_new (FALSE, FALSE, sizeof (CordonIdRange));
+
+  for (guint i = 0; i < n; i++)
+    {
+      CordonIdRange r = { ranges[3 * i], ranges[3 * i + 1], ranges[3 * i + 2] };
+
+      g_array_append_val (map, r);
+    }
+  g_clear_pointer (&host->facts->uid_map, g_array_unref);
+  g_clear_pointer (&host->facts->gid_map, g_array_unref);
+  host->facts->uid_map = g_array_ref (map);
+  host->facts->gid_map = map;
+}
+
+static void
+test_identity_auto_takes_the_highest_mapped_uid_in_a_container (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  g_autoptr(CordonPlan) small = NULL;
+  g_autoptr(CordonPlan) large = NULL;
+  g_autoptr(CordonPlan) wide = NULL;
+  const guint64 to_65535[] = { 0, 100000, 65536 };
+  const guint64 to_80000[] = { 0, 100000, 80001 };
+  const guint64 all[] = { 0, 100000, 200000 };
+
+  /* 99999 unmapped: the highest below it, but never an overflow id. */
+  set_maps (host, to_65535, 1);
+  small = fixture_compile_ok (host, TRIAL);
+  assert_int_equal (small->host_uid, 65533);
+  set_maps (host, to_80000, 1);
+  large = fixture_compile_ok (host, TRIAL);
+  assert_int_equal (large->host_uid, 80000);
+  set_maps (host, all, 1);
+  wide = fixture_compile_ok (host, TRIAL);
+  assert_int_equal (wide->host_uid, 99999);
+}
+
+static void
+test_identity_refuses_a_uid_that_maps_to_the_outside_root (void **state)
+{
+  g_autoptr(FixtureHost) host = fixture_host_new (0);
+  const guint64 maps[] = { 0, 100000, 1, 4242, 0, 1, 4243, 100001, 1 };
+  g_autofree char *msg = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  set_maps (host, maps, 3);
+  msg = compile_error (host, TRIAL "[identity]\nhost-user=4242\n");
+  assert_non_null (strstr (msg, "uid 4242 / gid 4242 maps to root (uid or gid 0) of the user namespace above"));
+  plan = fixture_compile_ok (host, TRIAL "[identity]\nhost-user=4243\n");
+  assert_int_equal (plan->host_uid, 4243);
 }
 
 static void
@@ -420,6 +485,8 @@ main (void)
     T (test_identity_runs_a_root_callers_sandbox_as_the_dedicated_uid),
     T (test_identity_leaves_an_ordinary_callers_sandbox_as_the_caller),
     T (test_identity_host_user_root_keeps_root_as_a_named_degradation),
+    T (test_identity_auto_takes_the_highest_mapped_uid_in_a_container),
+    T (test_identity_refuses_a_uid_that_maps_to_the_outside_root),
     T (test_identity_takes_a_named_uid),
     T (test_identity_refuses_an_account_with_the_dedicated_uid),
     T (test_identity_refuses_a_uid_of_no_account_whose_gid_is_a_group),

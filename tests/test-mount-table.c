@@ -83,15 +83,15 @@ test_mount_table_holding_is_null_for_an_empty_table (void **state)
 }
 
 static void
-test_mount_inner_path_places_a_path_in_its_file_system (void **state)
+test_mount_table_inner_path_places_a_path_in_its_file_system (void **state)
 {
   g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (table);
-  g_autofree char *alias = cordon_mount_inner_path (cordon_mount_table_holding (mounts, "/mnt/alias/x"),
-                                                    "/mnt/alias/x");
-  g_autofree char *direct = cordon_mount_inner_path (cordon_mount_table_holding (mounts, "/srv/wd/sub/x"),
-                                                     "/srv/wd/sub/x");
-  g_autofree char *top = cordon_mount_inner_path (g_ptr_array_index (mounts, 0), "/etc");
-  g_autofree char *point = cordon_mount_inner_path (g_ptr_array_index (mounts, 2), "/mnt/alias");
+  const CordonMount *alias_home = cordon_mount_table_holding (mounts, "/mnt/alias/x");
+  const CordonMount *direct_home = cordon_mount_table_holding (mounts, "/srv/wd/sub/x");
+  g_autofree char *alias = cordon_mount_table_inner_path (alias_home, "/mnt/alias/x");
+  g_autofree char *direct = cordon_mount_table_inner_path (direct_home, "/srv/wd/sub/x");
+  g_autofree char *top = cordon_mount_table_inner_path (g_ptr_array_index (mounts, 0), "/etc");
+  g_autofree char *point = cordon_mount_table_inner_path (g_ptr_array_index (mounts, 2), "/mnt/alias");
 
   /* The alias and the path it shows are one place of one file system. */
   assert_string_equal (alias, "/wd/sub/x");
@@ -109,7 +109,7 @@ main (void)
     cmocka_unit_test (test_mount_table_top_at_is_the_one_nothing_there_is_mounted_on),
     cmocka_unit_test (test_mount_table_holding_is_the_deepest_point_on_the_way),
     cmocka_unit_test (test_mount_table_holding_is_null_for_an_empty_table),
-    cmocka_unit_test (test_mount_inner_path_places_a_path_in_its_file_system),
+    cmocka_unit_test (test_mount_table_inner_path_places_a_path_in_its_file_system),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

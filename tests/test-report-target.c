@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -207,6 +208,29 @@ test_a_missing_directory_is_refused_at_open (void **state)
   assert_refused (cordon_report_target_open (path, geteuid (), &error), &error, "does not exist");
 }
 
+/* A file where a directory is named: not a directory (as the kernel has
+ * it), and "." after one names nothing but a directory, never the file. */
+static void
+test_a_file_named_as_a_directory_is_refused_at_open (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *file = in_dir (f, "f.json");
+  g_autofree char *below = g_build_filename (file, "r.json", NULL);
+  g_autofree char *dotted = g_strconcat (file, "/.", NULL);
+  g_autofree char *dir_dot = g_strconcat (f->dir, "/.", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error2 = NULL;
+  g_autoptr(GError) error3 = NULL;
+  g_autofree char *text = NULL;
+
+  assert_true (g_file_set_contents (file, "mine\n", -1, NULL));
+  assert_refused (cordon_report_target_open (below, geteuid (), &error), &error, "f.json is not a directory");
+  assert_refused (cordon_report_target_open (dotted, geteuid (), &error2), &error2, "f.json is not a directory");
+  assert_refused (cordon_report_target_open (dir_dot, geteuid (), &error3), &error3, "names a directory");
+  text = contents_of (file);
+  assert_string_equal (text, "mine\n");
+}
+
 static void
 test_a_symlink_loop_is_refused_at_open (void **state)
 {
@@ -347,6 +371,7 @@ test_settle_refuses_a_symlink_in_a_writable_path (void **state)
   assert_non_null (target);
   assert_false (cordon_report_target_settle (target, writable, &error));
   assert_non_null (strstr (error->message, "goes through the symlink"));
+  assert_true (g_file_test (bait, G_FILE_TEST_IS_REGULAR));
   assert_true (cordon_report_target_settle (target, no_writable, NULL));
 }
 
@@ -588,18 +613,38 @@ test_report_fd_refuses_a_closed_or_read_only_fd (void **state)
   assert_refused (cordon_report_target_open_fd (fd, &error2), &error2, "is not open");
 }
 
+/* A terminal (a pty's): the report comes out at its other end, and the
+ * device node is what it was. */
 static void
 test_a_character_device_is_written_through (void **state)
 {
-  g_autoptr(CordonReportTarget) target = cordon_report_target_open ("/dev/null", geteuid (), NULL);
+  g_autoptr(CordonReportTarget) target = NULL;
+  g_autofree char *text = NULL;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  const char *slave;
+  struct termios raw;
+  struct stat st;
 
   (void) state;
+  assert_true (master >= 0);
+  assert_int_equal (grantpt (master), 0);
+  assert_int_equal (unlockpt (master), 0);
+  slave = ptsname (master);
+  assert_non_null (slave);
+  target = cordon_report_target_open (slave, geteuid (), NULL);
   assert_non_null (target);
   assert_int_equal (cordon_report_target_get_kind (target), CORDON_REPORT_TARGET_STREAM);
   assert_true (cordon_report_target_settle (target, no_writable, NULL));
-  assert_true (cordon_report_target_write (target, "{}\n", 3, NULL));
-  assert_true (g_file_test ("/dev/null", G_FILE_TEST_EXISTS));
-  assert_false (g_file_test ("/dev/null", G_FILE_TEST_IS_REGULAR));
+  /* No line discipline on the way: the bytes as written. */
+  assert_int_equal (tcgetattr (master, &raw), 0);
+  cfmakeraw (&raw);
+  assert_int_equal (tcsetattr (master, TCSANOW, &raw), 0);
+  assert_true (cordon_report_target_write (target, "{}", 2, NULL));
+  text = read_all (master);
+  assert_string_equal (text, "{}");
+  assert_int_equal (stat (slave, &st), 0);
+  assert_true (S_ISCHR (st.st_mode));
+  close (master);
 }
 
 static void
@@ -867,6 +912,7 @@ main (void)
     T (test_a_directory_is_refused_at_open),
     T (test_a_dangling_symlink_is_refused_at_open),
     T (test_a_missing_directory_is_refused_at_open),
+    T (test_a_file_named_as_a_directory_is_refused_at_open),
     T (test_a_symlink_loop_is_refused_at_open),
     T (test_a_symlink_to_the_callers_file_is_followed_at_open),
     T (test_a_directory_swapped_for_a_symlink_does_not_move_the_report),

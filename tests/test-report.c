@@ -24,6 +24,7 @@
 #include "mem-store.h"
 #include "policy-parse.h"
 #include "report.h"
+#include "report-target.h"
 
 /* --- fixture ------------------------------------------------------------ */
 
@@ -685,6 +686,20 @@ test_policy_sha256_follows_merge_order (void **state)
 
 /* --- write -------------------------------------------------------------- */
 
+/* The report written as cordon run writes it: to a destination opened,
+ * then settled (here no path is writable for a sandbox). */
+static gboolean
+write_report (const CordonReport *report,
+              const char *path,
+              GError **error)
+{
+  g_autoptr(CordonReportTarget) target = cordon_report_target_open (path, geteuid (), error);
+  const char * const none[] = { NULL };
+
+  return target != NULL && cordon_report_target_settle (target, none, error)
+         && cordon_report_write_target (report, target, error);
+}
+
 static void
 test_report_write_creates_a_private_file_of_valid_json (void **state)
 {
@@ -697,7 +712,7 @@ test_report_write_creates_a_private_file_of_valid_json (void **state)
   struct stat st;
 
   assert_non_null (dir);
-  assert_true (cordon_report_write (&f->report, path, &error));
+  assert_true (write_report (&f->report, path, &error));
   assert_null (error);
   assert_int_equal (g_stat (path, &st), 0);
   assert_int_equal (st.st_mode & 07777, 0600);
@@ -722,7 +737,7 @@ test_report_write_replaces_an_existing_file_with_a_private_one (void **state)
   struct stat st;
 
   assert_true (g_file_set_contents_full (path, "stale, not json", -1, 0, 0644, &error));
-  assert_true (cordon_report_write (&f->report, path, &error));
+  assert_true (write_report (&f->report, path, &error));
   assert_int_equal (g_stat (path, &st), 0);
   assert_int_equal (st.st_mode & 07777, 0600);
   assert_true (g_file_get_contents (path, &text, NULL, NULL));
@@ -743,7 +758,7 @@ test_report_write_fails_with_an_error_for_an_unwritable_path (void **state)
   g_autofree char *dir = g_dir_make_tmp ("test-report-XXXXXX", &error);
   g_autofree char *path = g_build_filename (dir, "missing", "report.json", NULL);
 
-  assert_false (cordon_report_write (&f->report, path, &error));
+  assert_false (write_report (&f->report, path, &error));
   assert_non_null (error);
   assert_true (error->domain == CORDON_ERROR);
   assert_non_null (strstr (error->message, path));

@@ -195,6 +195,7 @@ test_verify_asks_for_a_read_only_proc_sys_inside_and_outside (void **state)
   assert_non_null (check_of (v, "outside-proc-sys"));
   /* Both name the rule that made /proc private. */
   assert_int_equal (check_of (v, "proc-sys")->key, CORDON_KEY_PROC_MODE);
+  assert_int_equal (check_of (v, "outside-proc-sys")->key, CORDON_KEY_PROC_MODE);
 }
 
 static void
