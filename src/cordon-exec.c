@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "exec-checks.h"
+#include "spec-codec.h"
 
 /* From <linux/keyctl.h>; the helper needs no libkeyutils. */
 #define KEYCTL_JOIN_SESSION_KEYRING 1
@@ -43,25 +44,6 @@ parse_fd (const char *text)
   if (errno != 0 || *end != '\0' || fd < 3 || fd > 1024 || fcntl ((int) fd, F_SETFD, FD_CLOEXEC) != 0)
     return -1;
   return (int) fd;
-}
-
-/* The whole spec; it is small (one line per expected denial). */
-static char *
-read_all (int fd)
-{
-  size_t size = 0, cap = 4096;
-  char *buf = malloc (cap);
-  ssize_t n;
-
-  while (buf != NULL && (n = read (fd, buf + size, cap - size - 1)) > 0)
-    {
-      size += (size_t) n;
-      if (cap - size < 2 && (buf = realloc (buf, cap *= 2)) == NULL)
-        break;
-    }
-  if (buf != NULL)
-    buf[size] = '\0';
-  return buf;
 }
 
 /* After execvp failed with EACCES on a bare name: whether a file of that
@@ -104,7 +86,7 @@ verify (int status_fd,
 {
   CordonChecker ck = { .status_fd = status_fd };
   int own[] = { status_fd, go_fd };
-  char *spec = read_all (spec_fd);
+  char *spec = cordon_spec_read_fd (spec_fd, 1 << 24);
   char go = 0;
 
   close (spec_fd);

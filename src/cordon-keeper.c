@@ -372,20 +372,6 @@ make_point (char *path,
   return mkdir (path, 0711);
 }
 
-static int
-read_spec (int fd,
-           char *buf,
-           size_t size)
-{
-  size_t len = 0;
-  ssize_t n;
-
-  while (len < size - 1 && ((n = read (fd, buf + len, size - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
-    len += n > 0 ? (size_t) n : 0;
-  buf[len] = '\0';
-  return len < size - 1 ? 0 : -1;
-}
-
 /* One instruction: its words, paths decoded. */
 typedef struct
 {
@@ -464,13 +450,17 @@ stage (int stage_fd,
        uid_t *out_uid,
        gid_t *out_gid)
 {
-  static char spec[1 << 16];
   static StageLine lines[MAX_STAGE_LINES];
+  char *spec = cordon_spec_read_fd (stage_fd, 1 << 16);
   const StageLine *ids;
   size_t n_lines = 0;
   int mounts = 0;
+  uid_t uid;
+  gid_t gid;
 
-  if (read_spec (stage_fd, spec, sizeof spec) != 0 || split_spec (spec, lines, &n_lines) != 0)
+  /* The lines point into the spec: it is kept for the keeper's life
+   * (64 KiB at most). */
+  if (spec == NULL || split_spec (spec, lines, &n_lines) != 0)
     return errno = E2BIG, stage_fail ("cannot read", "the stage");
   close (stage_fd);
   for (size_t i = 0; i < n_lines; i++)
@@ -484,11 +474,13 @@ stage (int stage_fd,
   ids = n_lines > 0 ? &lines[n_lines - 1] : NULL;
   if (ids == NULL || ids->n != 3 || strcmp (ids->f[0], "ids") != 0)
     return errno = EINVAL, stage_fail ("no identity in", "the stage");
-  *out_uid = (uid_t) strtoul (ids->f[1], NULL, 10);
-  *out_gid = (gid_t) strtoul (ids->f[2], NULL, 10);
+  uid = (uid_t) strtoul (ids->f[1], NULL, 10);
+  gid = (gid_t) strtoul (ids->f[2], NULL, 10);
   /* Never root, nor root's group: that is what the stage is for. */
-  if (*out_uid == 0 || *out_gid == 0)
+  if (uid == 0 || gid == 0)
     return errno = EINVAL, stage_fail ("refusing the host user of", "the stage");
+  *out_uid = uid;
+  *out_gid = gid;
   return 0;
 }
 

@@ -225,9 +225,14 @@ check_proc_sys (CordonChecker *ck)
   struct statvfs vfs;
   char detail[128];
 
-  if (statvfs ("/proc/sys", &vfs) != 0 || !(vfs.f_flag & ST_RDONLY))
+  if (statvfs ("/proc/sys", &vfs) != 0)
     {
-      result (ck, "proc-sys", 0, errno, "/proc/sys is not mounted read-only");
+      result (ck, "proc-sys", 0, errno, "/proc/sys cannot be examined");
+      return;
+    }
+  if (!(vfs.f_flag & ST_RDONLY))
+    {
+      result (ck, "proc-sys", 0, 0, "/proc/sys is not mounted read-only");
       return;
     }
   for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
@@ -298,9 +303,6 @@ expect_errno (CordonChecker *ck,
   return !ok;
 }
 
-/* In a child: where the filter is missing, a probe succeeds, and its
- * effect (a key, a new user namespace, an open socket) must not change
- * what the later checks see, nor the command's process. */
 /* Whether probe `id` is in the comma-separated list cordon asked for. */
 static int
 wanted (const char *list,
@@ -314,6 +316,33 @@ wanted (const char *list,
   return 0;
 }
 
+/* A file of our own (an anonymous one: nothing of the host's is touched)
+ * made set-user-ID: without the filter, that works. fchmod, then
+ * fchmodat2 (Linux 6.6; 452 on x86_64), which a libseccomp that does not
+ * know it would leave open: EPERM from the filter, or ENOSYS from an
+ * older kernel. 1 when it failed. */
+static int
+probe_setuid (CordonChecker *ck)
+{
+  int fd = (int) syscall (SYS_memfd_create, "cordon-verify", 0);
+  char path[64];
+  long rc;
+
+  snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+  rc = fd < 0 ? fd : syscall (SYS_fchmod, fd, 04755);
+  if (!(rc < 0 && errno == EPERM))
+    return expect_errno (ck, "seccomp-setuid", rc, EPERM);
+  if ((rc = syscall (452 /* fchmodat2 */, AT_FDCWD, path, 04755, 0)) < 0 && errno == ENOSYS)
+    {
+      result (ck, "seccomp-setuid", 1, ENOSYS, "");
+      return 0;
+    }
+  return expect_errno (ck, "seccomp-setuid", rc, EPERM);
+}
+
+/* In a child: where the filter is missing, a probe succeeds, and its
+ * effect (a key, a new user namespace, an open socket) must not change
+ * what the later checks see, nor the command's process. */
 static void
 check_seccomp (CordonChecker *ck,
                const char *probes)
@@ -347,26 +376,8 @@ check_seccomp (CordonChecker *ck,
                              socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
       if (wanted (probes, "seccomp-io-uring"))
         bad += expect_errno (ck, "seccomp-io-uring", syscall (SYS_io_uring_setup, 1, NULL), ENOSYS);
-      /* A file of our own (an anonymous one: nothing of the host's is
-       * touched) made set-user-ID: without the filter, that works. */
       if (wanted (probes, "seccomp-setuid"))
-        {
-          int fd = (int) syscall (SYS_memfd_create, "cordon-verify", 0);
-          char path[64];
-          long rc;
-
-          /* fchmod, then fchmodat2 (Linux 6.6; 452 on x86_64), which a
-           * libseccomp that does not know it would leave open: EPERM from
-           * the filter, or ENOSYS from an older kernel. */
-          snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
-          rc = fd < 0 ? fd : syscall (SYS_fchmod, fd, 04755);
-          if (!(rc < 0 && errno == EPERM))
-            bad += expect_errno (ck, "seccomp-setuid", rc, EPERM);
-          else if ((rc = syscall (452 /* fchmodat2 */, AT_FDCWD, path, 04755, 0)) < 0 && errno == ENOSYS)
-            result (ck, "seccomp-setuid", 1, ENOSYS, "");
-          else
-            bad += expect_errno (ck, "seccomp-setuid", rc, EPERM);
-        }
+        bad += probe_setuid (ck);
       _exit (bad);
     }
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))

@@ -113,6 +113,44 @@ first_symlink (const CordonHostFacts *facts,
   return NULL;
 }
 
+/* cordon's own ids, capabilities and id maps. A fixture root stands for
+ * a host where cordon may do what it needs, and maps every id. */
+static void
+read_self (CordonHostFacts *facts)
+{
+  facts->uid = getuid ();
+  facts->gid = getgid ();
+  facts->identity.uid = facts->uid;
+  facts->identity.gid = facts->gid;
+  facts->cap_eff = facts->sysroot[0] == '\0' ? cordon_probe_self_caps () : G_MAXUINT64;
+  if (facts->sysroot[0] == '\0')
+    {
+      facts->uid_map = cordon_probe_read_id_map ("/proc/self/uid_map");
+      facts->gid_map = cordon_probe_read_id_map ("/proc/self/gid_map");
+    }
+  facts->root_is_host_root = facts->sysroot[0] != '\0' || root_is_host_root (facts->uid_map);
+}
+
+/* The workdir, absolute: the sandbox binds the directory itself, so it
+ * is named by its real path (a workdir given through a symlink is bound,
+ * not the link), and the first symlink it was named through is kept. */
+static char *
+real_workdir (CordonHostFacts *facts,
+              const char *given,
+              const char *cwd)
+{
+  g_autofree char *wd = g_canonicalize_filename (given, cwd);
+  char *real;
+
+  facts->workdir_link = first_symlink (facts, wd);
+  if (facts->sysroot[0] != '\0' || (real = realpath (wd, NULL)) == NULL)
+    return g_steal_pointer (&wd);
+  g_free (wd);
+  wd = g_strdup (real);
+  free (real);
+  return g_steal_pointer (&wd);
+}
+
 CordonHostFacts *
 cordon_host_facts_new (const char *sysroot,
                        const char * const *envp,
@@ -125,18 +163,7 @@ cordon_host_facts_new (const char *sysroot,
   guint n = envp != NULL ? g_strv_length ((char **) envp) : 0;
 
   facts->sysroot = g_strdup (sysroot != NULL ? sysroot : "");
-  facts->uid = getuid ();
-  facts->gid = getgid ();
-  facts->identity.uid = facts->uid;
-  facts->identity.gid = facts->gid;
-  /* A fixture root stands for a host where cordon may do what it needs. */
-  facts->cap_eff = facts->sysroot[0] == '\0' ? cordon_probe_self_caps () : G_MAXUINT64;
-  if (facts->sysroot[0] == '\0')
-    {
-      facts->uid_map = cordon_probe_read_id_map ("/proc/self/uid_map");
-      facts->gid_map = cordon_probe_read_id_map ("/proc/self/gid_map");
-    }
-  facts->root_is_host_root = facts->sysroot[0] != '\0' || root_is_host_root (facts->uid_map);
+  read_self (facts);
   facts->env = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     facts->env[i] = g_strdup (envp[i]);
@@ -150,21 +177,7 @@ cordon_host_facts_new (const char *sysroot,
   facts->config_dir = config_dir_of (facts);
   read_namespaces (facts);
   facts->cache_dir = cordon_probe_default_cache_dir ((const char * const *) facts->env);
-  wd = g_canonicalize_filename (workdir != NULL ? workdir : cwd, cwd);
-  facts->workdir_link = first_symlink (facts, wd);
-  if (facts->sysroot[0] == '\0')
-    {
-      /* The sandbox binds the directory itself: name it by its real path,
-       * so a workdir given through a symlink is bound, not the link. */
-      char *real = realpath (wd, NULL);
-
-      if (real != NULL)
-        {
-          g_free (wd);
-          wd = g_strdup (real);
-          free (real);
-        }
-    }
+  wd = real_workdir (facts, workdir != NULL ? workdir : cwd, cwd);
   if (cordon_path_has_dotdot (wd))
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE, "workdir '%s' contains '..'", wd);
@@ -657,20 +670,11 @@ scan_ancestors (CordonHostFacts *facts)
     }
 }
 
-void
-cordon_host_facts_scan_policy (CordonHostFacts *facts,
-                               const CordonPolicy *policy)
+/* cordon's own directories and every ancestor: compile protects them
+ * from a writable bind, and refuses one reached through a symlink. */
+static void
+stat_own_dirs (CordonHostFacts *facts)
 {
-  char uid_buf[16];
-  CordonVars vars;
-  const CordonItem *listening;
-
-  cordon_host_facts_get_vars (facts, uid_buf, &vars);
-  for (guint i = 0; cordon_minimal_root_entries[i] != NULL; i++)
-    cordon_host_facts_stat (facts, cordon_minimal_root_entries[i]);
-  cordon_host_facts_stat (facts, facts->workdir);
-  /* cordon's own directories and every ancestor: compile protects them
-   * from a writable bind, and refuses one reached through a symlink. */
   g_clear_pointer (&facts->config_dir_real, g_free);
   g_clear_pointer (&facts->cache_dir_real, g_free);
   facts->config_dir_real = facts->config_dir != NULL ? resolve_path (facts, facts->config_dir) : NULL;
@@ -690,6 +694,21 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
           p = parent;
         }
     }
+}
+
+void
+cordon_host_facts_scan_policy (CordonHostFacts *facts,
+                               const CordonPolicy *policy)
+{
+  char uid_buf[16];
+  CordonVars vars;
+  const CordonItem *listening;
+
+  cordon_host_facts_get_vars (facts, uid_buf, &vars);
+  for (guint i = 0; cordon_minimal_root_entries[i] != NULL; i++)
+    cordon_host_facts_stat (facts, cordon_minimal_root_entries[i]);
+  cordon_host_facts_stat (facts, facts->workdir);
+  stat_own_dirs (facts);
   for (guint k = 0; k < G_N_ELEMENTS (path_keys); k++)
     {
       GPtrArray *list = cordon_policy_get_list (policy, path_keys[k]);

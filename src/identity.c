@@ -456,9 +456,10 @@ check_caps (Ctx *x,
 {
   if ((x->facts->cap_eff & need) == need)
     return TRUE;
-  fail (x, NULL, error, "cordon runs as uid 0 without %s (a container's root, or a sandbox's): it "
-        "cannot run the sandbox as uid %u; grant them, run cordon as an ordinary user, or set "
-        "[identity] host-user=root (the sandbox then runs as host root, a degradation)",
+  fail (x, NULL, error, "cordon runs as uid 0 without %s (a container's root, a sandbox's, or root "
+        "with them dropped): it cannot run the sandbox as uid %u; grant them, run cordon as an "
+        "ordinary user, or set [identity] host-user=root (the sandbox then runs as cordon's uid 0, "
+        "a degradation)",
         need & CAP_SYS_ADMIN_BIT ? "CAP_SYS_ADMIN, CAP_SETUID and CAP_SETGID" : "CAP_SETUID and CAP_SETGID",
         (guint) x->uid);
   return FALSE;

@@ -474,6 +474,25 @@ check_host_user (ParseState *st,
   return TRUE;
 }
 
+static gboolean
+check_capability (ParseState *st,
+                  guint line,
+                  const RawValue *raw,
+                  gint64 *out_num)
+{
+  g_autofree char *canonical = NULL;
+  guint bit;
+
+  if (cordon_caps_parse (raw->text->str, &bit, &canonical))
+    {
+      *out_num = (gint64) bit;
+      return TRUE;
+    }
+  diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+           "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", raw->text->str);
+  return FALSE;
+}
+
 /* Validates one value; writes its numeric meaning on success. */
 static gboolean
 check_value (ParseState *st,
@@ -520,19 +539,7 @@ check_value (ParseState *st,
                "'%s' is not a system call libseccomp knows", text);
       return FALSE;
     case CORDON_VALUE_CAPABILITY:
-      {
-        g_autofree char *canonical = NULL;
-        guint bit;
-
-        if (cordon_caps_parse (text, &bit, &canonical))
-          {
-            *out_num = (gint64) bit;
-            return TRUE;
-          }
-        diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
-                 "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", text);
-        return FALSE;
-      }
+      return check_capability (st, line, raw, out_num);
     case CORDON_VALUE_HOST_USER:
       return check_host_user (st, info, line, raw, out_num);
     case CORDON_VALUE_MAX:

@@ -322,11 +322,10 @@ cordon_render_explain (const CordonPlan *plan,
                           plan->workdir != NULL ? plan->workdir : "(none)");
   if (plan->description != NULL)
     g_string_append_printf (out, "  %s\n", plan->description);
-  g_string_append_printf (out, "proc: %s, fallback %s; timeout: %s; seccomp: %s\n\n",
+  g_string_append_printf (out, "proc: %s, fallback %s; timeout: %s; seccomp: %s\n",
                           proc_mode_name (plan->proc_mode),
                           proc_fallback_name (plan->proc_fallback), timeout,
                           cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
-  g_string_truncate (out, out->len - 1);
   g_string_append_printf (out, "host user: %s\n\n", host_user);
   explain_ops (out, plan, argv);
   explain_stage (out, plan);

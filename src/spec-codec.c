@@ -2,9 +2,52 @@
 /* spec-codec: see spec-codec.h. */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "spec-codec.h"
+
+char *
+cordon_spec_read_fd (int fd,
+                     size_t max)
+{
+  size_t size = 0, cap = 4096;
+  char *buf = malloc (cap);
+
+  while (buf != NULL)
+    {
+      ssize_t n = read (fd, buf + size, cap - size - 1);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        break;
+      if (n == 0)
+        {
+          buf[size] = '\0';
+          return buf;
+        }
+      size += (size_t) n;
+      if (size > max)
+        {
+          errno = E2BIG;
+          break;
+        }
+      if (cap - size < 2)
+        {
+          char *bigger = realloc (buf, cap * 2);
+
+          if (bigger == NULL)
+            break;
+          buf = bigger;
+          cap *= 2;
+        }
+    }
+  free (buf);
+  return NULL;
+}
 
 void
 cordon_spec_decode (char *s)
@@ -13,7 +56,8 @@ cordon_spec_decode (char *s)
 
   for (char *p = s; *p != '\0'; p++)
     {
-      if (p[0] == '%' && p[1] != '\0' && p[2] != '\0')
+      /* Only what the encoder writes: anything else is kept as it is. */
+      if (p[0] == '%' && isxdigit ((unsigned char) p[1]) && isxdigit ((unsigned char) p[2]))
         {
           char hex[3] = { p[1], p[2], '\0' };
 

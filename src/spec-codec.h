@@ -5,5 +5,11 @@
  * a line apart. The decoder is plain libc, for the helpers. */
 #pragma once
 
+#include <stddef.h>
+
+/* All of `fd` up to its end, NUL-terminated (malloc'd), NULL with errno
+ * on failure or past `max` bytes (E2BIG). */
+char *cordon_spec_read_fd (int fd,
+                           size_t max);
 /* `s` decoded in place. */
 void cordon_spec_decode (char *s);

@@ -91,16 +91,12 @@ fs_name (int fd)
 #define AS_ROOT_FIX "set [identity] host-user=root (the sandbox then runs as cordon's uid 0, host " \
                     "root unless cordon is in a container's user namespace; a degradation)"
 
-/* The tree at `path`, detached; idmapped to `userns` unless it is -1.
- * Never set-ID nor devices: what the sandbox makes there must not be
- * either, through this mount. */
+/* A detached copy of the tree at the stage's path. */
 static int
-cut_tree (const CordonStage *s,
-          int userns,
-          const CordonPlan *plan,
-          GError **error)
+clone_tree (const CordonStage *s,
+            const CordonPlan *plan,
+            GError **error)
 {
-  struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
   /* No symlink on the way, as compile checked: one made since is refused
    * here, not followed (see identity.c). */
   struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
@@ -117,39 +113,51 @@ cut_tree (const CordonStage *s,
   fd = open_tree (path_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
   saved = errno;
   close (path_fd);
+  /* EPERM: a mount namespace cordon's user namespace does not own
+   * (cordon is root of a container's, or of another sandbox's). */
   if (fd < 0)
-    {
-      /* EPERM: a mount namespace cordon's user namespace does not own
-       * (cordon is root of a container's, or of another sandbox's). */
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot take %s for the sandbox of uid %u: %s%s; "
-                   "%s", s->path, (guint) plan->host_uid, g_strerror (saved),
-                   saved == EPERM ? " (cordon's mount namespace is not its own user namespace's: a "
-                                    "container's, or another sandbox's)" : "", AS_ROOT_FIX);
-      return -1;
-    }
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot take %s for the sandbox of uid %u: %s%s; "
+                 "%s", s->path, (guint) plan->host_uid, g_strerror (saved),
+                 saved == EPERM ? " (cordon's mount namespace is not its own user namespace's: a "
+                                  "container's, or another sandbox's)" : "", AS_ROOT_FIX);
+  return fd;
+}
+
+/* The tree at `path`, detached; idmapped to `userns` unless it is -1.
+ * Never set-ID nor devices: what the sandbox makes there must not be
+ * either, through this mount. */
+static int
+cut_tree (const CordonStage *s,
+          int userns,
+          const CordonPlan *plan,
+          GError **error)
+{
+  struct mount_attr attr = { .attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV };
+  int fd = clone_tree (s, plan, error);
+  g_autofree char *why = NULL;
+  int saved;
+
+  if (fd < 0)
+    return -1;
   if (userns >= 0)
     {
       attr.attr_set |= MOUNT_ATTR_IDMAP;
       attr.userns_fd = (guint64) userns;
     }
-  if (mount_setattr (fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) != 0)
-    {
-      g_autofree char *why = NULL;
-
-      saved = errno;
-      why = saved == EINVAL
-        ? g_strdup_printf ("its file system (%s), or one mounted below it, does not support "
-                           "idmapped mounts, which need Linux 5.12 or later and a file system such "
-                           "as ext4, xfs, btrfs or tmpfs", fs_name (fd))
-        : g_strdup (g_strerror (saved));
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
-                   "cannot make %s writable for uid %u, the sandbox's host user, and keep its "
-                   "files the caller's: %s; move the workdir, or %s",
-                   s->path, (guint) plan->host_uid, why, AS_ROOT_FIX);
-      close (fd);
-      return -1;
-    }
-  return fd;
+  if (mount_setattr (fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) == 0)
+    return fd;
+  saved = errno;
+  why = saved == EINVAL
+    ? g_strdup_printf ("its file system (%s), or one mounted below it, does not support "
+                       "idmapped mounts, which need Linux 5.12 or later and a file system such "
+                       "as ext4, xfs, btrfs or tmpfs", fs_name (fd))
+    : g_strdup (g_strerror (saved));
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+               "cannot make %s writable for uid %u, the sandbox's host user, and keep its "
+               "files the caller's: %s; move the workdir, or %s",
+               s->path, (guint) plan->host_uid, why, AS_ROOT_FIX);
+  close (fd);
+  return -1;
 }
 
 gboolean

@@ -209,21 +209,22 @@ add_host_proc_checks (CordonVerify *v,
     return;
   self = g_file_read_link ("/proc/self", NULL);
   g_string_append_printf (v->spec, "host-proc\t%s\n", self != NULL ? self : "0");
-  add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
-             "links) are closed to the sandbox", NULL);
 }
 
 /* Without a pid namespace of its own, or under the host's /proc, the
  * sandbox sees processes outside it: none may be open to it. */
+static gboolean
+shows_outside (const CordonPlan *plan)
+{
+  return !(plan->namespaces & CORDON_NS_PID) || plan->proc_mode == CORDON_PROC_HOST_RO;
+}
+
 static void
 add_outside_shown_checks (CordonVerify *v,
                           const CordonPlan *plan)
 {
-  if ((plan->namespaces & CORDON_NS_PID) && plan->proc_mode != CORDON_PROC_HOST_RO)
-    return;
-  g_string_append (v->spec, "outside-shown\n");
-  add_check (v, "processes-closed", "", "no process outside the sandbox is open to it "
-             "(its /proc/PID/root, fds, memory)", NULL);
+  if (shows_outside (plan))
+    g_string_append (v->spec, "outside-shown\n");
 }
 
 static void
@@ -351,6 +352,27 @@ static const struct
   { "outside-masks", "seen from outside: every mask is mounted" },
 };
 
+/* The checks every sandbox gets, in cordon(1)'s order, each of those a
+ * plan makes only sometimes in its place. */
+static void
+add_fixed_checks (CordonVerify *v,
+                  const CordonPlan *plan)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
+    {
+      const char *id = fixed_checks[i].id;
+
+      if (!g_str_equal (id, "processes") || (plan->namespaces & CORDON_NS_PID))
+        add_check (v, id, "", fixed_checks[i].expect, NULL);
+      if (g_str_equal (id, "dropped-values") && plan->proc_mode == CORDON_PROC_HOST_RO)
+        add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
+                   "links) are closed to the sandbox", NULL);
+      if (g_str_equal (id, "processes") && shows_outside (plan))
+        add_check (v, "processes-closed", "", "no process outside the sandbox is open to it "
+                   "(its /proc/PID/root, fds, memory)", NULL);
+    }
+}
+
 CordonVerify *
 cordon_verify_new (const CordonPlan *plan,
                    const CordonHostFacts *facts,
@@ -377,9 +399,7 @@ cordon_verify_new (const CordonPlan *plan,
   add_host_proc_checks (v, plan);
   add_outside_shown_checks (v, plan);
   add_environment (v, plan, facts, command);
-  for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
-    if (!g_str_equal (fixed_checks[i].id, "processes") || (plan->namespaces & CORDON_NS_PID))
-      add_check (v, fixed_checks[i].id, "", fixed_checks[i].expect, NULL);
+  add_fixed_checks (v, plan);
   add_outside_identity_checks (v, plan);
   return v;
 }
