@@ -24,6 +24,7 @@ typedef struct
 {
   const CordonPolicy *policy;
   const CordonHostFacts *facts;
+  const CordonCompileOptions *options;
   CordonPlan *plan;
   CordonVars vars;
   char uid_buf[16];
@@ -83,6 +84,18 @@ add_namespaces (Compiler *c)
       {
         const CordonItem *it = g_ptr_array_index (unshare, i);
 
+        /* A setuid bwrap makes the user namespace as root, so the caller
+         * holds no capability in it and the kernel refuses cordon the
+         * /proc files of the processes there: the sandbox could not be
+         * checked from outside. It is left out (a degradation run names);
+         * setuid bwrap makes the other namespaces without one. */
+        if ((guint) it->num == 1u << bit && it->num == CORDON_NS_USER && c->options->share_user)
+          {
+            cordon_plan_add_skip (c->plan, it, "user namespace", "left out for a setuid bwrap, "
+                                  "which makes it as root: the sandbox could not be checked "
+                                  "from outside");
+            break;
+          }
         if ((guint) it->num == 1u << bit)
           {
             g_autofree char *why = g_strdup_printf ("new %s namespace", it->text);
@@ -195,9 +208,20 @@ static void
 add_proc_dev (Compiler *c)
 {
   const CordonItem *mode = scalar_item (c, CORDON_KEY_PROC_MODE);
+  const char *cause = "";
 
   c->plan->proc_mode = (CordonProcMode) cordon_policy_get_num (c->policy, CORDON_KEY_PROC_MODE);
   c->plan->proc_fallback = (CordonProcFallback) cordon_policy_get_num (c->policy, CORDON_KEY_PROC_FALLBACK);
+  /* The probe found that no private /proc can be mounted here: the
+   * policy's fallback= is the rule that applies. */
+  if (c->plan->proc_mode == CORDON_PROC_PRIVATE && c->options->proc_fallback
+      && c->plan->proc_fallback != CORDON_FALLBACK_REFUSE)
+    {
+      c->plan->proc_mode = c->plan->proc_fallback == CORDON_FALLBACK_HOST_RO ? CORDON_PROC_HOST_RO
+                                                                           : CORDON_PROC_NONE;
+      mode = scalar_item (c, CORDON_KEY_PROC_FALLBACK);
+      cause = " (the probe: a private /proc cannot be mounted here)";
+    }
   if (c->plan->proc_mode == CORDON_PROC_PRIVATE)
     {
       cordon_plan_add_op (c->plan, CORDON_OP_PROC, NULL, "/proc", mode,
@@ -205,12 +229,13 @@ add_proc_dev (Compiler *c)
       add_proc_sys (c, mode);
     }
   else if (c->plan->proc_mode == CORDON_PROC_HOST_RO)
-    cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, "/proc", "/proc", mode,
-                        "degraded: the host /proc, read-only");
+    cordon_plan_take_op (c->plan, CORDON_OP_RO_BIND, "/proc", "/proc", mode,
+                         g_strconcat ("degraded: the host /proc, read-only", cause, NULL));
   else if (!is_minimal_root (c))
     /* The host root is bound recursively, its /proc with it: hide it. */
-    cordon_plan_add_op (c->plan, CORDON_OP_MASK_DIR, NULL, "/proc", mode,
-                        "no /proc: the host's, under the read-only root, is hidden");
+    cordon_plan_take_op (c->plan, CORDON_OP_MASK_DIR, NULL, "/proc", mode,
+                         g_strconcat ("no /proc: the host's, under the read-only root, is hidden",
+                                      cause, NULL));
   /* Always a fresh /dev: under a read-only host root, /dev would be the
    * host's, and a read-only bind does not stop writes to device nodes. */
   cordon_plan_add_op (c->plan, CORDON_OP_DEV, NULL, "/dev", NULL,
@@ -977,16 +1002,93 @@ compiler_clear (Compiler *c)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiler, compiler_clear)
 
+/* The plan's scalars and lists that are no mount: the timeout, the
+ * seccomp profile and its exceptions, the description. */
+static void
+add_settings (Compiler *c)
+{
+  CordonPlan *plan = c->plan;
+  GPtrArray *allow = cordon_policy_get_list (c->policy, CORDON_KEY_SECCOMP_ALLOW);
+  GPtrArray *deny = cordon_policy_get_list (c->policy, CORDON_KEY_SECCOMP_DENY);
+  const CordonItem *description = scalar_item (c, CORDON_KEY_POLICY_DESCRIPTION);
+
+  plan->timeout = (guint64) cordon_policy_get_num (c->policy, CORDON_KEY_LIMITS_TIMEOUT);
+  plan->seccomp = (CordonSeccompProfile) cordon_policy_get_num (c->policy, CORDON_KEY_SECCOMP_PROFILE);
+  for (guint i = 0; i < allow->len; i++)
+    g_ptr_array_add (plan->seccomp_allow, g_strdup (((CordonItem *) g_ptr_array_index (allow, i))->text));
+  for (guint i = 0; i < deny->len; i++)
+    g_ptr_array_add (plan->seccomp_deny, g_strdup (((CordonItem *) g_ptr_array_index (deny, i))->text));
+  /* A shared network reaches every abstract socket of the host: no mount
+   * can hide those, so they are at least listed (invariant 8). */
+  for (guint i = 0; !(plan->namespaces & CORDON_NS_NET) && c->facts->abstract_sockets != NULL
+       && i < c->facts->abstract_sockets->len; i++)
+    g_ptr_array_add (plan->abstract_sockets, g_strdup (g_ptr_array_index (c->facts->abstract_sockets, i)));
+  if (description != NULL && description->text[0] != '\0')
+    plan->description = g_strdup (description->text);
+}
+
+static gboolean
+takes_syscall (const CordonPlan *plan,
+               const char *name)
+{
+  return g_ptr_array_find_with_equal_func (plan->seccomp_allow, name, g_str_equal, NULL);
+}
+
+/* What bwrap is given beside the plan's mounts, last: the helper's bind,
+ * the status fd, --disable-userns and the filter's fd. The bind comes
+ * after the masks, against the letter of invariant 6, harmlessly: its
+ * mount point is in the fresh /dev tmpfs (always mounted, before any
+ * mask), where no mask of a host path can lie. */
+static void
+add_launch_ops (Compiler *c)
+{
+  CordonPlan *plan = c->plan;
+  const CordonItem *profile = scalar_item (c, CORDON_KEY_SECCOMP_PROFILE);
+
+  if (c->facts->helper_path != NULL)
+    cordon_plan_add_op (plan, CORDON_OP_HELPER_BIND, c->facts->helper_path, CORDON_EXEC_SANDBOX_PATH,
+                        NULL, "cordon-exec, the helper that proves the denials and starts the command");
+  cordon_plan_add_op (plan, CORDON_OP_STATUS_FD, NULL, NULL, NULL,
+                      "bwrap's status: the sandbox's first pid, its exit status")->fd = CORDON_BWRAP_FD_STATUS;
+  /* Invariant 4: no nested user namespace, by bwrap too where it can
+   * (the filter refuses CLONE_NEWUSER already). A policy that takes
+   * unshare or clone out of the profile asks for user namespaces inside
+   * (a nested sandbox): bwrap must not refuse them either. */
+  if (c->options->disable_userns && (plan->namespaces & CORDON_NS_USER)
+      && !takes_syscall (plan, "unshare") && !takes_syscall (plan, "clone"))
+    cordon_plan_add_op (plan, CORDON_OP_DISABLE_USERNS, NULL, NULL, profile,
+                        "no user namespace inside, by bwrap too")->key = CORDON_KEY_SECCOMP_PROFILE;
+  if (plan->seccomp != CORDON_SECCOMP_NONE)
+    {
+      CordonOp *op = cordon_plan_add_op (plan, CORDON_OP_SECCOMP, NULL, NULL, profile,
+                                         "the seccomp filter, its BPF in a sealed memfd");
+
+      op->key = CORDON_KEY_SECCOMP_PROFILE;
+      op->fd = CORDON_BWRAP_FD_SECCOMP;
+    }
+}
+
 CordonPlan *
 cordon_compile (const CordonPolicy *policy,
                 const CordonHostFacts *facts,
                 GError **error)
 {
+  return cordon_compile_with (policy, facts, NULL, error);
+}
+
+CordonPlan *
+cordon_compile_with (const CordonPolicy *policy,
+                     const CordonHostFacts *facts,
+                     const CordonCompileOptions *options,
+                     GError **error)
+{
+  static const CordonCompileOptions none = { FALSE, FALSE, FALSE };
   g_autoptr(CordonPlan) plan = cordon_plan_new (cordon_policy_get_name (policy));
   g_auto(Compiler) c = { 0 };
 
   c.policy = policy;
   c.facts = facts;
+  c.options = options != NULL ? options : &none;
   c.plan = plan;
   c.mounts = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
   c.masks = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
@@ -1011,21 +1113,7 @@ cordon_compile (const CordonPolicy *policy,
   if (!add_masks (&c, error) || !add_chdir (&c, error)
       || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error))
     return NULL;
-  plan->timeout = (guint64) cordon_policy_get_num (policy, CORDON_KEY_LIMITS_TIMEOUT);
-  plan->seccomp = (CordonSeccompProfile) cordon_policy_get_num (policy, CORDON_KEY_SECCOMP_PROFILE);
-  for (guint i = 0; i < cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW)->len; i++)
-    g_ptr_array_add (plan->seccomp_allow,
-                     g_strdup (((CordonItem *) g_ptr_array_index (cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_ALLOW), i))->text));
-  for (guint i = 0; i < cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_DENY)->len; i++)
-    g_ptr_array_add (plan->seccomp_deny,
-                     g_strdup (((CordonItem *) g_ptr_array_index (cordon_policy_get_list (policy, CORDON_KEY_SECCOMP_DENY), i))->text));
-  /* A shared network reaches every abstract socket of the host: no mount
-   * can hide those, so they are at least listed (invariant 8). */
-  for (guint i = 0; !(plan->namespaces & CORDON_NS_NET) && facts->abstract_sockets != NULL
-       && i < facts->abstract_sockets->len; i++)
-    g_ptr_array_add (plan->abstract_sockets, g_strdup (g_ptr_array_index (facts->abstract_sockets, i)));
-  if (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION) != NULL
-      && cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text[0] != '\0')
-    plan->description = g_strdup (cordon_policy_get (policy, CORDON_KEY_POLICY_DESCRIPTION)->text);
+  add_settings (&c);
+  add_launch_ops (&c);
   return g_steal_pointer (&plan);
 }

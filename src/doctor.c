@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "doctor.h"
-#include "launch.h"
+#include "host-facts.h"
+#include "host-identity.h"
 #include "probe.h"
 
 static void
@@ -69,7 +70,7 @@ check_bwrap (GPtrArray *out,
 {
   const char *argv[] = { bwrap, "--version", NULL };
   g_autofree char *version = NULL;
-  gboolean setuid = cordon_launch_bwrap_is_setuid (bwrap);
+  gboolean setuid = cordon_host_bwrap_is_setuid (bwrap);
   struct stat st;
   int status = 0;
 
@@ -225,4 +226,43 @@ cordon_doctor_to_json (GPtrArray *findings)
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   return json_generator_to_data (gen, NULL);
+}
+
+/* One finding a line, its fix beneath. */
+char *
+cordon_doctor_to_text (GPtrArray *findings)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const CordonFinding *f = g_ptr_array_index (findings, i);
+
+      g_string_append_printf (out, "%-7s %-45s %s\n", f->ok ? "ok" : "PROBLEM", f->name, f->value);
+      if (f->fix != NULL)
+        g_string_append_printf (out, "        fix: %s\n", f->fix);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The findings of this host, for `bwrap` (NULL: the one cordon run would
+ * use) and the caller of `envp`. */
+GPtrArray *
+cordon_doctor_examine (const char *bwrap,
+                       const char * const *envp,
+                       GError **error)
+{
+  g_autoptr(CordonHostFacts) facts = cordon_host_facts_new ("", envp, NULL, error);
+  CordonDoctorRequest req;
+
+  if (facts == NULL)
+    return NULL;
+  cordon_host_identity_resolve (facts, NULL);
+  req.bwrap_path = bwrap != NULL ? bwrap : facts->bwrap_path;
+  req.cache_dir = facts->cache_dir;
+  req.uid = facts->uid;
+  req.host_uid = facts->identity.uid;
+  req.host_gid = facts->identity.gid;
+  req.host_user_error = facts->identity.error;
+  return cordon_doctor_run (&req);
 }

@@ -28,5 +28,9 @@ typedef struct
 
 GPtrArray *cordon_doctor_run (const CordonDoctorRequest *request);
 char *cordon_doctor_to_json (GPtrArray *findings);
+char *cordon_doctor_to_text (GPtrArray *findings);
+GPtrArray *cordon_doctor_examine (const char *bwrap,
+                                  const char * const *envp,
+                                  GError **error);
 
 G_END_DECLS

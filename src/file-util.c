@@ -56,6 +56,29 @@ cordon_file_write_all (int fd,
   return TRUE;
 }
 
+/* Everything `fd` holds from its offset to the end (a memfd, a pipe). */
+GBytes *
+cordon_file_read_fd (int fd,
+                     GError **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  guint8 buf[8192];
+  ssize_t n;
+
+  while ((n = read (fd, buf, sizeof buf)) != 0)
+    {
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "read: %s", g_strerror (errno));
+          return NULL;
+        }
+      g_byte_array_append (out, buf, (guint) n);
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
 static gboolean
 fail (GError **error,
       const char *base,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* file-util: writing a file whole or not at all. */
+/* file-util: writing a file whole or not at all; reading an fd to its end. */
 #pragma once
 
 #include <glib.h>
@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 gboolean cordon_file_write_all (int fd,
                                 const char *data,
                                 gsize len);
+
+GBytes *cordon_file_read_fd (int fd,
+                              GError **error);
 
 gboolean cordon_file_replace_at (int dir_fd,
                                  const char *base,

@@ -214,6 +214,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->identity.name);
   g_free (facts->identity.error);
   g_free (facts->helper_path);
+  g_free (facts->keeper_path);
+  g_free (facts->proc_mismatch);
   if (facts->paths != NULL)
     g_hash_table_unref (facts->paths);
   if (facts->globs != NULL)
@@ -756,4 +758,74 @@ cordon_path_kind_name (CordonPathKind kind)
 
   g_return_val_if_fail (kind < CORDON_PATH_MAX, "?");
   return names[kind];
+}
+
+/* TRUE when `bwrap_path` is setuid root: such a bwrap makes the
+ * namespaces as root (see compile.c and doctor.c for what follows). */
+gboolean
+cordon_host_bwrap_is_setuid (const char *bwrap_path)
+{
+  struct stat st;
+
+  return stat (bwrap_path, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0;
+}
+
+/* A helper program (cordon-exec, cordon-keeper): beside the cordon
+ * binary (an uninstalled build), else the installed libexec dir.
+ * `env_override`, when set to an absolute path of an executable,
+ * overrides both, for tests. */
+char *
+cordon_host_facts_find_helper (const char *name,
+                               const char *env_override,
+                               GError **error)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
+  g_autofree char *beside = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
+  g_autofree char *installed = g_build_filename (CORDON_PKGLIBEXECDIR, name, NULL);
+  const char *env = env_override != NULL ? g_getenv (env_override) : NULL;
+
+  if (env != NULL && g_path_is_absolute (env) && access (env, X_OK) == 0)
+    return g_strdup (env);
+  if (beside != NULL && access (beside, X_OK) == 0)
+    return g_steal_pointer (&beside);
+  if (access (installed, X_OK) == 0)
+    return g_steal_pointer (&installed);
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
+               "%s not found beside %s nor in %s (a broken installation)",
+               name, self != NULL ? self : "cordon", CORDON_PKGLIBEXECDIR);
+  return NULL;
+}
+
+/* What a launch needs of the host beyond what compile reads, gathered
+ * here with the rest: the bwrap to run (`bwrap` overrides the default)
+ * and its setuid bit, cordon's helpers, whether /proc is of cordon's pid
+ * namespace, and (`make_dirs`, for a launch) cordon's own directories,
+ * made now, before the host is examined, so that the plan binds them
+ * read-only under a writable bind (a sandbox must not make them, with a
+ * policy for the next run in them). */
+gboolean
+cordon_host_facts_find_programs (CordonHostFacts *facts,
+                                 const char *bwrap,
+                                 gboolean make_dirs,
+                                 GError **error)
+{
+  if (bwrap != NULL)
+    {
+      g_free (facts->bwrap_path);
+      facts->bwrap_path = g_canonicalize_filename (bwrap, NULL);
+    }
+  facts->bwrap_setuid = cordon_host_bwrap_is_setuid (facts->bwrap_path);
+  facts->proc_mismatch = cordon_probe_proc_mismatch ();
+  if (make_dirs && facts->config_dir != NULL)
+    (void) g_mkdir_with_parents (facts->config_dir, 0700);
+  if (make_dirs && facts->cache_dir != NULL)
+    (void) g_mkdir_with_parents (facts->cache_dir, 0700);
+  g_clear_pointer (&facts->helper_path, g_free);
+  g_clear_pointer (&facts->keeper_path, g_free);
+  facts->helper_path = cordon_host_facts_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", error);
+  if (facts->helper_path == NULL)
+    return FALSE;
+  facts->keeper_path = cordon_host_facts_find_helper ("cordon-keeper", "CORDON_KEEPER_HELPER", error);
+  return facts->keeper_path != NULL;
 }

@@ -82,6 +82,9 @@ typedef struct
   GArray *gid_map;
   gboolean root_is_host_root; /* cordon's uid 0 maps to the host's (or may: not a container's own) */
   char *helper_path;        /* cordon-exec, bound into the sandbox; NULL unknown */
+  char *keeper_path;        /* cordon-keeper, bwrap's parent; NULL unknown */
+  gboolean bwrap_setuid;    /* bwrap_path is setuid root (find_programs) */
+  char *proc_mismatch;      /* why /proc is not of cordon's pid namespace, or NULL (find_programs) */
 } CordonHostFacts;
 
 CordonHostFacts *cordon_host_facts_new (const char *sysroot,
@@ -101,6 +104,15 @@ void cordon_host_facts_glob (CordonHostFacts *facts,
                              const char *pattern);
 void cordon_host_facts_stat_ancestors (CordonHostFacts *facts,
                                        const char *path);
+
+gboolean cordon_host_facts_find_programs (CordonHostFacts *facts,
+                                          const char *bwrap,
+                                          gboolean make_dirs,
+                                          GError **error);
+char *cordon_host_facts_find_helper (const char *name,
+                                     const char *env_override,
+                                     GError **error);
+gboolean cordon_host_bwrap_is_setuid (const char *bwrap_path);
 
 extern const char * const cordon_minimal_root_entries[];
 

@@ -33,11 +33,11 @@
 enum
 {
   FD_ARGS = 3,       /* --args: the options, NUL-separated */
-  FD_JSON = 4,       /* --json-status-fd: child pid and exit code */
+  FD_JSON = CORDON_BWRAP_FD_STATUS, /* --json-status-fd: child pid and exit code */
   FD_READY = CORDON_EXEC_STATUS_FD, /* cordon-exec's status lines ("V ...", "W", "R", "E<errno>") */
   FD_SPEC = 6,       /* cordon-exec's verification spec (sealed memfd) */
   FD_GO = CORDON_EXEC_GO_FD, /* cordon's word to cordon-exec after the outside checks */
-  FD_SECCOMP = 8,    /* --seccomp: the filter's BPF (sealed memfd) */
+  FD_SECCOMP = CORDON_BWRAP_FD_SECCOMP, /* --seccomp: the filter's BPF (sealed memfd) */
   FD_LIFE = 9,       /* the keeper's end of its socket to cordon; not bwrap's */
   FD_STAGE = 10,     /* the keeper's --stage instructions, then the trees they name */
 };
@@ -62,43 +62,6 @@ cordon_launch_check_bwrap (const char *bwrap_path,
       return FALSE;
     }
   return TRUE;
-}
-
-/* TRUE when `bwrap_path` is setuid root: such a bwrap makes the
- * namespaces as root (see main.c and doctor.c for what follows). */
-gboolean
-cordon_launch_bwrap_is_setuid (const char *bwrap_path)
-{
-  struct stat st;
-
-  return stat (bwrap_path, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0;
-}
-
-/* A helper program (cordon-exec, cordon-keeper): beside the cordon
- * binary (an uninstalled build), else the installed libexec dir.
- * `env_override`, when set to an absolute path of an executable,
- * overrides both, for tests. */
-char *
-cordon_launch_find_helper (const char *name,
-                           const char *env_override,
-                           GError **error)
-{
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
-  g_autofree char *beside = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
-  g_autofree char *installed = g_build_filename (CORDON_PKGLIBEXECDIR, name, NULL);
-  const char *env = env_override != NULL ? g_getenv (env_override) : NULL;
-
-  if (env != NULL && g_path_is_absolute (env) && access (env, X_OK) == 0)
-    return g_strdup (env);
-  if (beside != NULL && access (beside, X_OK) == 0)
-    return g_steal_pointer (&beside);
-  if (access (installed, X_OK) == 0)
-    return g_steal_pointer (&installed);
-  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
-               "%s not found beside %s nor in %s (a broken installation)",
-               name, self != NULL ? self : "cordon", CORDON_PKGLIBEXECDIR);
-  return NULL;
 }
 
 /* A sealed memfd holding the options: bwrap reads them with --args, so
@@ -297,34 +260,6 @@ build_argv (const CordonLaunchRequest *request)
   return (char **) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
 }
 
-/* The plan's options, then the helper's bind and the status fd. The bind
- * comes after the masks, against the letter of invariant 6, harmlessly:
- * its mount point is in the fresh /dev tmpfs (always mounted, by the plan,
- * before any mask), where no mask of a host path can lie. */
-static CordonBwrapArgv *
-build_options (const CordonLaunchRequest *request)
-{
-  CordonBwrapArgv *options = cordon_bwrap_argv_new ();
-  g_autofree char *json_fd = g_strdup_printf ("%d", FD_JSON);
-
-  for (guint i = 0; i < cordon_bwrap_argv_len (request->argv); i++)
-    cordon_bwrap_argv_add (options, cordon_bwrap_argv_origin (request->argv, i),
-                           cordon_bwrap_argv_get (request->argv, i));
-  cordon_bwrap_argv_add_many (options, -1, "--ro-bind", request->helper_path,
-                              CORDON_EXEC_SANDBOX_PATH, "--json-status-fd", json_fd, NULL);
-  /* Invariant 4: no nested user namespace, by bwrap too where it can
-   * (the filter already refuses CLONE_NEWUSER). */
-  if (request->disable_userns)
-    cordon_bwrap_argv_add (options, -1, "--disable-userns");
-  if (request->plan->seccomp != CORDON_SECCOMP_NONE)
-    {
-      g_autofree char *seccomp_fd = g_strdup_printf ("%d", FD_SECCOMP);
-
-      cordon_bwrap_argv_add_many (options, -1, "--seccomp", seccomp_fd, NULL);
-    }
-  return options;
-}
-
 static void
 close_fds (int *fds,
            guint n)
@@ -422,8 +357,7 @@ cordon_launch_start (const CordonLaunchRequest *request,
                      CordonLaunch *out_launch,
                      GError **error)
 {
-  g_autoptr(CordonBwrapArgv) options = build_options (request);
-  g_autoptr(GBytes) option_bytes = cordon_bwrap_argv_to_nul (options);
+  g_autoptr(GBytes) option_bytes = cordon_bwrap_argv_to_nul (request->argv);
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
   int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, life[2] = { -1, -1 };

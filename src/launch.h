@@ -16,10 +16,6 @@
 
 G_BEGIN_DECLS
 
-/* Where the helper is bound inside the sandbox: /dev is the fresh tmpfs
- * bwrap makes (--dev), so the mount point can be created under any root. */
-#define CORDON_EXEC_SANDBOX_PATH "/dev/.cordon-exec"
-
 /* The helper's own fds in the sandbox: its status and go pipes. */
 #define CORDON_EXEC_STATUS_FD 5
 #define CORDON_EXEC_GO_FD 7
@@ -37,24 +33,18 @@ typedef struct
 typedef struct
 {
   const char *bwrap_path;
-  const char *helper_path;            /* host path of cordon-exec */
   const char *keeper_path;            /* host path of cordon-keeper */
   const CordonPlan *plan;
-  const CordonBwrapArgv *argv;        /* rendered options of the plan */
+  const CordonBwrapArgv *argv;        /* the plan's options, as rendered: all bwrap gets */
   const char * const *command;
   GBytes *verify_spec;                /* NULL: run without verification */
-  gboolean disable_userns;            /* add --disable-userns (bwrap takes it) */
   const CordonStageSet *stage;        /* the keeper's --stage, for a plan that switches identity */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,
                               CordonLaunch *out_launch,
                               GError **error);
-char *cordon_launch_find_helper (const char *name,
-                                 const char *env_override,
-                                 GError **error);
 gboolean cordon_launch_check_bwrap (const char *bwrap_path,
                                     GError **error);
-gboolean cordon_launch_bwrap_is_setuid (const char *bwrap_path);
 
 G_END_DECLS

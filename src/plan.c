@@ -129,6 +129,21 @@ cordon_plan_add_op (CordonPlan *plan,
   return op;
 }
 
+/* Like cordon_plan_add_op, taking `why`. */
+CordonOp *
+cordon_plan_take_op (CordonPlan *plan,
+                     CordonOpKind kind,
+                     const char *src,
+                     const char *dest,
+                     const CordonItem *item,
+                     char *why)
+{
+  CordonOp *op = cordon_plan_add_op (plan, kind, src, dest, item, why);
+
+  g_free (why);
+  return op;
+}
+
 void
 cordon_plan_add_skip_at (CordonPlan *plan,
                          CordonKey key,
@@ -161,7 +176,8 @@ cordon_op_kind_name (CordonOpKind kind)
 {
   static const char * const names[CORDON_OP_MAX] = {
     "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
-    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir",
+    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir", "helper-bind",
+    "status-fd", "disable-userns", "seccomp",
   };
 
   g_return_val_if_fail (kind < CORDON_OP_MAX, "?");

@@ -12,6 +12,16 @@
 
 G_BEGIN_DECLS
 
+/* The fds bwrap reads beside its options, at these numbers: the plan
+ * names them (so compile and explain show what bwrap receives) and launch
+ * puts them there. */
+#define CORDON_BWRAP_FD_STATUS 4
+#define CORDON_BWRAP_FD_SECCOMP 8
+
+/* Where the helper is bound inside the sandbox: /dev is the fresh tmpfs
+ * bwrap makes (--dev), so the mount point can be created under any root. */
+#define CORDON_EXEC_SANDBOX_PATH "/dev/.cordon-exec"
+
 typedef enum
 {
   CORDON_OP_UNSHARE,          /* ns: one CordonNamespaces bit */
@@ -28,6 +38,10 @@ typedef enum
   CORDON_OP_MASK_FILE,        /* /dev/null bound read-only over dest */
   CORDON_OP_MASK_DIR,         /* empty read-only tmpfs over dest */
   CORDON_OP_CHDIR,
+  CORDON_OP_HELPER_BIND,      /* src: cordon-exec on the host, bound read-only at dest */
+  CORDON_OP_STATUS_FD,        /* bwrap's --json-status-fd, at fd */
+  CORDON_OP_DISABLE_USERNS,   /* bwrap's --disable-userns: no user namespace inside */
+  CORDON_OP_SECCOMP,          /* the filter, read by bwrap's --seccomp from fd */
   CORDON_OP_MAX
 } CordonOpKind;
 
@@ -59,6 +73,7 @@ typedef struct
   char *src;
   char *dest;
   guint ns;
+  int fd;                     /* STATUS_FD, SECCOMP: the fd bwrap is given it at */
   CordonKey key;              /* CORDON_KEY_INVALID for built-in ops */
   CordonLocation rule;        /* rule.file NULL for built-in ops and defaults */
   char *why;                  /* one line, for explain */
@@ -126,6 +141,12 @@ CordonOp *cordon_plan_add_op (CordonPlan *plan,
                               const char *dest,
                               const CordonItem *item,
                               const char *why);
+CordonOp *cordon_plan_take_op (CordonPlan *plan,
+                               CordonOpKind kind,
+                               const char *src,
+                               const char *dest,
+                               const CordonItem *item,
+                               char *why);
 void cordon_plan_add_skip_at (CordonPlan *plan,
                               CordonKey key,
                               const CordonLocation *rule,

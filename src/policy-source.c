@@ -238,3 +238,18 @@ cordon_policy_source_list_embedded (void)
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }
+
+/* `ref` and its includes, as found on this host (`envp` locates the
+ * user's policy directory). */
+CordonPolicy *
+cordon_policy_source_load (const char *ref,
+                           const char * const *envp,
+                           CordonDiagnostics *diags,
+                           GError **error)
+{
+  g_autoptr(CordonPolicySource) source = cordon_policy_source_new (envp);
+  CordonPolicyResolver resolver;
+
+  cordon_policy_source_get_resolver (source, &resolver);
+  return cordon_policy_load (ref, &resolver, diags, error);
+}

@@ -21,6 +21,10 @@ void cordon_policy_source_get_resolver (CordonPolicySource *source,
 const char * const *cordon_policy_source_get_dirs (CordonPolicySource *source);
 char **cordon_policy_source_list_embedded (void);
 gboolean cordon_policy_ref_is_path (const char *ref);
+CordonPolicy *cordon_policy_source_load (const char *ref,
+                                         const char * const *envp,
+                                         CordonDiagnostics *diags,
+                                         GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonPolicySource, cordon_policy_source_free)
 

@@ -24,61 +24,59 @@ proc_fallback_name (CordonProcFallback fallback)
   return cordon_key_info (CORDON_KEY_PROC_FALLBACK)->words[fallback];
 }
 
+/* Each op's option and what follows it: nothing, its src, its dest,
+ * both, or its fd. */
+typedef enum { ARGS_NONE, ARGS_SRC, ARGS_DEST, ARGS_BOTH, ARGS_FD } Args;
+
+static const struct
+{
+  const char *flag;
+  Args args;
+} op_spelling[CORDON_OP_MAX] = {
+  [CORDON_OP_UNSHARE] = { NULL, ARGS_NONE },
+  [CORDON_OP_NEW_SESSION] = { "--new-session", ARGS_NONE },
+  [CORDON_OP_DIE_WITH_PARENT] = { "--die-with-parent", ARGS_NONE },
+  [CORDON_OP_CAP_DROP_ALL] = { "--cap-drop", ARGS_NONE },
+  [CORDON_OP_CAP_ADD] = { "--cap-add", ARGS_SRC },
+  [CORDON_OP_RO_BIND] = { "--ro-bind", ARGS_BOTH },
+  [CORDON_OP_BIND] = { "--bind", ARGS_BOTH },
+  [CORDON_OP_SYMLINK] = { "--symlink", ARGS_BOTH },
+  [CORDON_OP_PROC] = { "--proc", ARGS_DEST },
+  [CORDON_OP_DEV] = { "--dev", ARGS_DEST },
+  [CORDON_OP_TMPFS] = { "--tmpfs", ARGS_DEST },
+  [CORDON_OP_MASK_FILE] = { "--ro-bind", ARGS_BOTH },
+  [CORDON_OP_MASK_DIR] = { "--tmpfs", ARGS_DEST },
+  [CORDON_OP_CHDIR] = { "--chdir", ARGS_DEST },
+  [CORDON_OP_HELPER_BIND] = { "--ro-bind", ARGS_BOTH },
+  [CORDON_OP_STATUS_FD] = { "--json-status-fd", ARGS_FD },
+  [CORDON_OP_DISABLE_USERNS] = { "--disable-userns", ARGS_NONE },
+  [CORDON_OP_SECCOMP] = { "--seccomp", ARGS_FD },
+};
+
 static void
 render_op (CordonBwrapArgv *argv,
            gint index,
            const CordonOp *op)
 {
-  g_autofree char *flag = NULL;
+  Args args;
 
-  switch (op->kind)
-    {
-    case CORDON_OP_UNSHARE:
-      flag = g_strconcat ("--unshare-", cordon_namespace_name (op->ns), NULL);
-      cordon_bwrap_argv_add (argv, index, flag);
-      break;
-    case CORDON_OP_NEW_SESSION:
-      cordon_bwrap_argv_add (argv, index, "--new-session");
-      break;
-    case CORDON_OP_DIE_WITH_PARENT:
-      cordon_bwrap_argv_add (argv, index, "--die-with-parent");
-      break;
-    case CORDON_OP_CAP_DROP_ALL:
-      cordon_bwrap_argv_add_many (argv, index, "--cap-drop", "ALL", NULL);
-      break;
-    case CORDON_OP_CAP_ADD:
-      cordon_bwrap_argv_add_many (argv, index, "--cap-add", op->src, NULL);
-      break;
-    case CORDON_OP_RO_BIND:
-    case CORDON_OP_MASK_FILE:
-      cordon_bwrap_argv_add_many (argv, index, "--ro-bind", op->src, op->dest, NULL);
-      break;
-    case CORDON_OP_BIND:
-      cordon_bwrap_argv_add_many (argv, index, "--bind", op->src, op->dest, NULL);
-      break;
-    case CORDON_OP_SYMLINK:
-      cordon_bwrap_argv_add_many (argv, index, "--symlink", op->src, op->dest, NULL);
-      break;
-    case CORDON_OP_PROC:
-      cordon_bwrap_argv_add_many (argv, index, "--proc", op->dest, NULL);
-      break;
-    case CORDON_OP_DEV:
-      cordon_bwrap_argv_add_many (argv, index, "--dev", op->dest, NULL);
-      break;
-    case CORDON_OP_TMPFS:
-      cordon_bwrap_argv_add_many (argv, index, "--tmpfs", op->dest, NULL);
-      break;
-    case CORDON_OP_MASK_DIR:
-      cordon_bwrap_argv_add_many (argv, index, "--tmpfs", op->dest,
-                                  "--remount-ro", op->dest, NULL);
-      break;
-    case CORDON_OP_CHDIR:
-      cordon_bwrap_argv_add_many (argv, index, "--chdir", op->dest, NULL);
-      break;
-    case CORDON_OP_MAX:
-    default:
-      g_assert_not_reached ();
-    }
+  g_assert (op->kind < CORDON_OP_MAX);
+  args = op_spelling[op->kind].args;
+  if (op->kind == CORDON_OP_UNSHARE)
+    cordon_bwrap_argv_take (argv, index, g_strconcat ("--unshare-", cordon_namespace_name (op->ns), NULL));
+  else
+    cordon_bwrap_argv_add (argv, index, op_spelling[op->kind].flag);
+  if (op->kind == CORDON_OP_CAP_DROP_ALL)
+    cordon_bwrap_argv_add (argv, index, "ALL");
+  if (args == ARGS_SRC || args == ARGS_BOTH)
+    cordon_bwrap_argv_add (argv, index, op->src);
+  if (args == ARGS_DEST || args == ARGS_BOTH)
+    cordon_bwrap_argv_add (argv, index, op->dest);
+  if (args == ARGS_FD)
+    cordon_bwrap_argv_take (argv, index, g_strdup_printf ("%d", op->fd));
+  /* An empty directory, read-only: what a mask of one is. */
+  if (op->kind == CORDON_OP_MASK_DIR)
+    cordon_bwrap_argv_add_many (argv, index, "--remount-ro", op->dest, NULL);
 }
 
 CordonBwrapArgv *
@@ -133,14 +131,66 @@ append_env_words (GString *out,
     }
 }
 
+static const CordonOp *
+find_fd_op (const CordonPlan *plan,
+            CordonOpKind kind)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
+      return g_ptr_array_index (plan->ops, i);
+  return NULL;
+}
+
+/* The fds bwrap reads have no spelling as arguments: the shell form says
+ * what each one is, and the line gives them. */
+static void
+append_fd_comments (GString *out,
+                    const CordonPlan *plan,
+                    const char *filter_command)
+{
+  const CordonOp *status = find_fd_op (plan, CORDON_OP_STATUS_FD);
+  const CordonOp *seccomp = find_fd_op (plan, CORDON_OP_SECCOMP);
+
+  if (status != NULL)
+    g_string_append_printf (out, "# fd %d (--json-status-fd): bwrap's status, for cordon's "
+                            "supervisor; here it goes to /dev/null\n", status->fd);
+  if (seccomp != NULL)
+    g_string_append_printf (out, "# fd %d (--seccomp): the filter's BPF, a sealed memfd in cordon run; "
+                            "here piped from %s\n", seccomp->fd, filter_command);
+}
+
+/* The redirections that give bwrap its fds: the filter arrives on the
+ * pipe's stdin, moves to its fd, and the caller's stdin (saved at 9)
+ * comes back. */
+static void
+append_fd_redirections (GString *out,
+                        const CordonPlan *plan)
+{
+  const CordonOp *status = find_fd_op (plan, CORDON_OP_STATUS_FD);
+  const CordonOp *seccomp = find_fd_op (plan, CORDON_OP_SECCOMP);
+
+  if (seccomp != NULL)
+    g_string_append_printf (out, " %d<&0 0<&9 9<&-", seccomp->fd);
+  if (status != NULL)
+    g_string_append_printf (out, " %d>/dev/null", status->fd);
+  if (seccomp != NULL)
+    g_string_append (out, "; } 9<&0");
+}
+
+/* `cordon_path` is the cordon that writes the filter's BPF
+ * (compile --format=seccomp), for a plan with a filter. */
 char *
 cordon_render_shell (const CordonPlan *plan,
                      const CordonBwrapArgv *argv,
                      const char *bwrap_path,
+                     const char *cordon_path,
                      const char * const *command)
 {
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *bwrap = cordon_shell_quote (bwrap_path);
+  g_autofree char *self = cordon_shell_quote (cordon_path);
+  g_autofree char *policy = cordon_shell_quote (plan->policy_name);
+  g_autofree char *filter = g_strdup_printf ("%s compile %s --format=seccomp", self, policy);
   const char * const *cmd = command_or_default (command);
   gint last_origin = -2;
 
@@ -151,6 +201,9 @@ cordon_render_shell (const CordonPlan *plan,
                             "uid 0 is uid %u, gid %u (not root), after the stage of cordon explain; "
                             "pasted, it runs as the caller\n",
                             (guint) plan->host_uid, (guint) plan->host_gid);
+  append_fd_comments (out, plan, filter);
+  if (find_fd_op (plan, CORDON_OP_SECCOMP) != NULL)
+    g_string_append_printf (out, "{ %s | ", filter);
   g_string_append (out, "env -i");
   append_env_words (out, plan);
   g_string_append_printf (out, " %s", bwrap);
@@ -171,6 +224,7 @@ cordon_render_shell (const CordonPlan *plan,
 
       g_string_append_printf (out, " %s", q);
     }
+  append_fd_redirections (out, plan);
   g_string_append_c (out, '\n');
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
@@ -472,6 +526,34 @@ json_strv (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* The fds bwrap reads beside its arguments, each with the option that
+ * names it: whoever runs the args (--format=nul) must give them. */
+static void
+json_fds (JsonBuilder *b,
+          const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "fds");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind != CORDON_OP_STATUS_FD && op->kind != CORDON_OP_SECCOMP)
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "fd");
+      json_builder_add_int_value (b, op->fd);
+      json_builder_set_member_name (b, "option");
+      json_builder_add_string_value (b, op->kind == CORDON_OP_SECCOMP ? "--seccomp" : "--json-status-fd");
+      json_builder_set_member_name (b, "content");
+      json_builder_add_string_value (b, op->kind == CORDON_OP_SECCOMP
+                                        ? "read: the filter's BPF (cordon compile --format=seccomp)"
+                                        : "written: bwrap's JSON status");
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 char *
 cordon_render_json (const CordonPlan *plan,
                     const CordonBwrapArgv *argv,
@@ -490,6 +572,7 @@ cordon_render_json (const CordonPlan *plan,
   json_builder_set_member_name (b, "bwrap");
   json_builder_add_string_value (b, bwrap_path);
   json_strv (b, "args", NULL, argv);
+  json_fds (b, plan);
   json_strv (b, "command", command_or_default (command), NULL);
   json_env (b, plan);
   json_ops (b, plan, argv);
@@ -510,4 +593,31 @@ cordon_render_json (const CordonPlan *plan,
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
   return json_generator_to_data (gen, NULL);
+}
+
+/* The output of `cordon compile --format=FORMAT` (shell, nul or json)
+ * and of `cordon explain` ("explain"). */
+GBytes *
+cordon_render_as (const char *format,
+                  const CordonPlan *plan,
+                  const CordonBwrapArgv *argv,
+                  const char *bwrap_path,
+                  const char *cordon_path,
+                  const char * const *command)
+{
+  char *text;
+
+  if (g_str_equal (format, "nul"))
+    return cordon_bwrap_argv_to_nul (argv);
+  if (g_str_equal (format, "explain"))
+    text = cordon_render_explain (plan, argv);
+  else if (g_str_equal (format, "json"))
+    {
+      g_autofree char *json = cordon_render_json (plan, argv, bwrap_path, command);
+
+      text = g_strconcat (json, "\n", NULL);
+    }
+  else
+    text = cordon_render_shell (plan, argv, bwrap_path, cordon_path, command);
+  return g_bytes_new_take (text, strlen (text));
 }

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "file-util.h"
 #include "seccomp-filter.h"
 
 #define KEYCTL_JOIN_SESSION_KEYRING 1
@@ -374,4 +375,19 @@ cordon_seccomp_memfd (const CordonPlan *plan,
       return -1;
     }
   return fd;
+}
+
+/* The filter's BPF, as bwrap reads it from --seccomp's fd. */
+GBytes *
+cordon_seccomp_bpf (const CordonPlan *plan,
+                    GError **error)
+{
+  int fd = cordon_seccomp_memfd (plan, error);
+  GBytes *bytes;
+
+  if (fd < 0)
+    return NULL;
+  bytes = cordon_file_read_fd (fd, error);
+  close (fd);
+  return bytes;
 }

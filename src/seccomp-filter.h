@@ -17,5 +17,7 @@ gboolean cordon_seccomp_sets_mode (const char *name);
 
 int cordon_seccomp_memfd (const CordonPlan *plan,
                           GError **error);
+GBytes *cordon_seccomp_bpf (const CordonPlan *plan,
+                            GError **error);
 
 G_END_DECLS

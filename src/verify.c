@@ -801,3 +801,72 @@ cordon_verify_outside (CordonVerify *v,
   if (find_check (v, "outside-proc-sys") != NULL)
     outside_result (v, "outside-proc-sys", proc_sys_problem (v, mounts));
 }
+
+static char *
+check_rule (const CordonCheck *c)
+{
+  return c->rule.file != NULL ? cordon_location_to_string (&c->rule) : g_strdup ("cordon");
+}
+
+static const char *
+check_detail (const CordonCheck *c)
+{
+  return c->detail[0] != '\0' ? c->detail : g_strerror (c->err);
+}
+
+/* One line per check that did not hold, beside the rule it checked:
+ * "cordon: verify: RULE: TARGET: EXPECTATION: WHAT HAPPENED". */
+char *
+cordon_verify_format_failures (const CordonVerify *v)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < v->checks->len; i++)
+    {
+      const CordonCheck *c = g_ptr_array_index (v->checks, i);
+      g_autofree char *where = check_rule (c);
+
+      if (c->done && c->ok)
+        continue;
+      g_string_append_printf (out, "cordon: verify: %s: %s%s%s: %s\n", where, c->target,
+                              c->target[0] != '\0' ? ": " : "", c->expect,
+                              !c->done ? "not checked" : check_detail (c));
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The per-rule table of `cordon verify`: `aligned` (for a terminal) with
+ * a header, else tab-separated (for scripts). */
+char *
+cordon_verify_format_table (const CordonVerify *v,
+                            gboolean aligned)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  gsize w_rule = 4, w_target = 6;
+
+  for (guint i = 0; i < v->checks->len; i++)
+    {
+      const CordonCheck *c = g_ptr_array_index (v->checks, i);
+      g_autofree char *where = check_rule (c);
+
+      w_rule = MAX (w_rule, strlen (where));
+      w_target = MAX (w_target, strlen (c->target));
+    }
+  if (aligned)
+    g_string_append_printf (out, "%-4s  %-*s  %-*s  %s\n", "", (int) w_rule, "rule",
+                            (int) w_target, "target", "expectation");
+  for (guint i = 0; i < v->checks->len; i++)
+    {
+      const CordonCheck *c = g_ptr_array_index (v->checks, i);
+      g_autofree char *where = check_rule (c);
+      const char *mark = !c->done ? "----" : c->ok ? "ok" : "FAIL";
+      const char *detail = c->done && !c->ok ? check_detail (c) : "";
+
+      if (aligned)
+        g_string_append_printf (out, "%-4s  %-*s  %-*s  %s%s%s\n", mark, (int) w_rule, where,
+                                (int) w_target, c->target, c->expect, detail[0] != '\0' ? ": " : "", detail);
+      else
+        g_string_append_printf (out, "%s\t%s\t%s\t%s\t%s\n", mark, where, c->target, c->expect, detail);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

@@ -44,6 +44,9 @@ gboolean cordon_verify_passed (const CordonVerify *verify);
 guint cordon_verify_n_checks (const CordonVerify *verify);
 const CordonCheck *cordon_verify_get_check (const CordonVerify *verify,
                                             guint i);
+char *cordon_verify_format_failures (const CordonVerify *verify);
+char *cordon_verify_format_table (const CordonVerify *verify,
+                                  gboolean aligned);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonVerify, cordon_verify_free)
 

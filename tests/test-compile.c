@@ -159,8 +159,16 @@ assert_mount_order (const CordonPlan *plan)
 
       if (op->kind == CORDON_OP_UNSHARE || op->kind == CORDON_OP_NEW_SESSION
           || op->kind == CORDON_OP_DIE_WITH_PARENT || op->kind == CORDON_OP_CAP_DROP_ALL
-          || op->kind == CORDON_OP_CHDIR)
+          || op->kind == CORDON_OP_CHDIR || op->kind == CORDON_OP_STATUS_FD
+          || op->kind == CORDON_OP_DISABLE_USERNS || op->kind == CORDON_OP_SECCOMP)
         continue;
+      /* The one mount after the masks: in the fresh /dev, where no mask
+       * of a host path can lie. */
+      if (op->kind == CORDON_OP_HELPER_BIND)
+        {
+          assert_true (g_str_has_prefix (op->dest, "/dev/"));
+          continue;
+        }
       if (op->key == CORDON_KEY_FS_ROOT || op->kind == CORDON_OP_SYMLINK)
         s = 0;
       else if (op->kind == CORDON_OP_PROC || op->key == CORDON_KEY_PROC_MODE)
@@ -1171,7 +1179,11 @@ test_compile_starts_the_command_in_the_workdir (void **state)
   g_autoptr(CordonPlan) plan = compile_shipped (*state, "trial");
   gint i = find_op (plan, CORDON_OP_CHDIR, FIXTURE_WORKDIR);
 
-  assert_int_equal (i, (gint) plan->ops->len - 1);
+  /* After every mount of the policy: only what launch gives bwrap follows. */
+  assert_true (i >= 0);
+  for (guint j = (guint) i + 1; j < plan->ops->len; j++)
+    assert_true (((CordonOp *) g_ptr_array_index (plan->ops, j))->kind >= CORDON_OP_HELPER_BIND);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, i + 1))->kind, CORDON_OP_STATUS_FD);
   assert_string_equal (plan->workdir, FIXTURE_WORKDIR);
 }
 
@@ -1220,6 +1232,140 @@ test_compile_gives_the_same_argv_twice (void **state)
       assert_string_equal (a, b);
       assert_string_equal (a, c);
     }
+}
+
+
+/* --- compile options: what the host decided, each tagged ----------------- */
+
+static CordonPlan *
+compile_with (FixtureHost *host,
+              const char *text,
+              const CordonCompileOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = fixture_load_text (text, NULL, &error);
+  CordonPlan *plan;
+
+  assert_non_null (policy);
+  cordon_host_facts_scan_policy (host->facts, policy);
+  plan = cordon_compile_with (policy, host->facts, options, &error);
+  if (plan == NULL)
+    fail_msg ("compile: %s", error->message);
+  return plan;
+}
+
+static gint
+find_unshare (const CordonPlan *plan,
+              CordonNamespaces ns)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_UNSHARE && op->ns == (guint) ns)
+        return (gint) i;
+    }
+  return -1;
+}
+
+static void
+test_compile_leaves_out_the_user_namespace_for_a_setuid_bwrap_and_says_why (void **state)
+{
+  const CordonCompileOptions setuid = { .share_user = TRUE };
+  g_autoptr(CordonPlan) plan = compile_with (*state, "[namespaces]\nunshare=user;pid;net\n", &setuid);
+  const CordonSkip *skip = find_skip (plan, "user namespace");
+
+  assert_int_equal (find_unshare (plan, CORDON_NS_USER), -1);
+  assert_true (find_unshare (plan, CORDON_NS_PID) >= 0);
+  assert_true (find_unshare (plan, CORDON_NS_NET) >= 0);
+  assert_int_equal (plan->namespaces, CORDON_NS_PID | CORDON_NS_NET);
+  /* The skip points at the policy's unshare= item of "user". */
+  assert_non_null (skip);
+  assert_int_equal (skip->key, CORDON_KEY_NS_UNSHARE);
+  assert_int_equal (skip->rule.line, 2);
+  assert_int_equal (skip->rule.col, 9);
+  assert_non_null (strstr (skip->reason, "setuid bwrap"));
+}
+
+static void
+test_compile_applies_the_proc_fallback_the_probe_calls_for (void **state)
+{
+  const CordonCompileOptions masked = { .proc_fallback = TRUE };
+  g_autoptr(CordonPlan) ro = compile_with (*state, "[proc]\nmode=private\nfallback=host-ro\n", &masked);
+  g_autoptr(CordonPlan) none = compile_with (*state, "[proc]\nfallback=none\n", &masked);
+  gint i = find_op (ro, CORDON_OP_RO_BIND, "/proc");
+  const CordonOp *op;
+
+  assert_int_equal (ro->proc_mode, CORDON_PROC_HOST_RO);
+  assert_true (i >= 0);
+  op = g_ptr_array_index (ro->ops, i);
+  /* Tagged with the rule that applies: fallback=, at its line. */
+  assert_int_equal (op->key, CORDON_KEY_PROC_FALLBACK);
+  assert_int_equal (op->rule.line, 3);
+  assert_non_null (strstr (op->why, "the probe"));
+  assert_int_equal (find_op (ro, CORDON_OP_PROC, NULL), -1);
+  assert_int_equal (find_op (ro, CORDON_OP_RO_BIND, "/proc/sys"), -1);
+  assert_int_equal (none->proc_mode, CORDON_PROC_NONE);
+  assert_true (find_op (none, CORDON_OP_MASK_DIR, "/proc") >= 0);
+}
+
+static void
+test_compile_keeps_a_private_proc_where_the_fallback_is_refuse (void **state)
+{
+  const CordonCompileOptions masked = { .proc_fallback = TRUE };
+  g_autoptr(CordonPlan) plan = compile_with (*state, "[proc]\nfallback=refuse\n", &masked);
+
+  /* run refuses such a plan (the probe's detail); compile never weakens it. */
+  assert_int_equal (plan->proc_mode, CORDON_PROC_PRIVATE);
+  assert_true (find_op (plan, CORDON_OP_PROC, "/proc") >= 0);
+}
+
+static void
+test_compile_asks_bwrap_to_disable_user_namespaces_where_it_can (void **state)
+{
+  const CordonCompileOptions takes = { .disable_userns = TRUE };
+  const CordonCompileOptions cannot = { .disable_userns = FALSE };
+  g_autoptr(CordonPlan) yes = compile_with (*state, "[namespaces]\nunshare=user;pid\n", &takes);
+  g_autoptr(CordonPlan) old = compile_with (*state, "[namespaces]\nunshare=user;pid\n", &cannot);
+  g_autoptr(CordonPlan) no_user = compile_with (*state, "[namespaces]\nunshare=pid\n", &takes);
+  g_autoptr(CordonPlan) nested = compile_with (*state, "[namespaces]\nunshare=user\n"
+                                                       "[seccomp]\nallow=unshare\n", &takes);
+  g_autoptr(CordonPlan) cloned = compile_with (*state, "[namespaces]\nunshare=user\n"
+                                                       "[seccomp]\nallow=clone\n", &takes);
+
+  assert_true (find_op (yes, CORDON_OP_DISABLE_USERNS, NULL) >= 0);
+  assert_int_equal (find_op (old, CORDON_OP_DISABLE_USERNS, NULL), -1);
+  /* bwrap takes --disable-userns only with --unshare-user. */
+  assert_int_equal (find_op (no_user, CORDON_OP_DISABLE_USERNS, NULL), -1);
+  /* A policy that asks for namespaces inside (a nested sandbox). */
+  assert_int_equal (find_op (nested, CORDON_OP_DISABLE_USERNS, NULL), -1);
+  assert_int_equal (find_op (cloned, CORDON_OP_DISABLE_USERNS, NULL), -1);
+}
+
+static void
+test_compile_names_the_fds_bwrap_reads_and_the_helper (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) without = compile_with (host, "[seccomp]\nprofile=none\n", NULL);
+  g_autoptr(CordonPlan) with = NULL;
+  gint status = find_op (without, CORDON_OP_STATUS_FD, NULL);
+  gint seccomp, helper;
+
+  assert_true (status >= 0);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (without->ops, status))->fd, CORDON_BWRAP_FD_STATUS);
+  assert_int_equal (find_op (without, CORDON_OP_SECCOMP, NULL), -1);
+  /* No helper known: no bind (compile on a broken installation). */
+  assert_int_equal (find_op (without, CORDON_OP_HELPER_BIND, NULL), -1);
+  fixture_host_add_file (host, "/opt/cordon/cordon-exec");
+  host->facts->helper_path = g_strdup ("/opt/cordon/cordon-exec");
+  with = compile_with (host, "[seccomp]\nprofile=strict\n", NULL);
+  seccomp = find_op (with, CORDON_OP_SECCOMP, NULL);
+  helper = find_op (with, CORDON_OP_HELPER_BIND, CORDON_EXEC_SANDBOX_PATH);
+  assert_true (seccomp >= 0);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (with->ops, seccomp))->fd, CORDON_BWRAP_FD_SECCOMP);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (with->ops, seccomp))->key, CORDON_KEY_SECCOMP_PROFILE);
+  assert_true (helper >= 0);
+  assert_string_equal (((CordonOp *) g_ptr_array_index (with->ops, helper))->src, "/opt/cordon/cordon-exec");
 }
 
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
@@ -1302,6 +1448,11 @@ main (void)
     T (test_compile_starts_the_command_in_the_workdir),
     T (test_compile_records_a_workdir_hidden_by_a_tmpfs),
     T (test_compile_gives_the_same_argv_twice),
+    T (test_compile_leaves_out_the_user_namespace_for_a_setuid_bwrap_and_says_why),
+    T (test_compile_applies_the_proc_fallback_the_probe_calls_for),
+    T (test_compile_keeps_a_private_proc_where_the_fallback_is_refuse),
+    T (test_compile_asks_bwrap_to_disable_user_namespaces_where_it_can),
+    T (test_compile_names_the_fds_bwrap_reads_and_the_helper),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

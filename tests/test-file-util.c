@@ -16,6 +16,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -208,6 +209,42 @@ test_replace_fails_on_a_directory_and_keeps_it (void **state)
   assert_string_equal (names, "d");
 }
 
+
+/* A file from its offset to the end, past one read's worth. */
+static void
+test_read_fd_reads_from_the_offset_to_the_end (void **state)
+{
+  g_autofree char *data = g_malloc (20000);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  int fd = memfd_create ("t", MFD_CLOEXEC);
+
+  for (guint i = 0; i < 20000; i++)
+    data[i] = (char) (i % 251);
+  assert_true (fd >= 0);
+  assert_true (cordon_file_write_all (fd, data, 20000));
+  assert_int_equal (lseek (fd, 3, SEEK_SET), 3);
+  bytes = cordon_file_read_fd (fd, &error);
+  close (fd);
+  assert_non_null (bytes);
+  assert_int_equal (g_bytes_get_size (bytes), 19997);
+  assert_memory_equal (g_bytes_get_data (bytes, NULL), data + 3, 19997);
+}
+
+static void
+test_read_fd_fails_on_what_cannot_be_read (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  int fds[2];
+
+  assert_int_equal (pipe (fds), 0);
+  /* The write end of a pipe: EBADF. */
+  assert_null (cordon_file_read_fd (fds[1], &error));
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_HOST));
+  close (fds[0]);
+  close (fds[1]);
+}
+
 int
 main (void)
 {
@@ -217,6 +254,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_replace_replaces_a_symlink_without_writing_through_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_replace_at_writes_through_the_directory_fd, setup, teardown),
     cmocka_unit_test_setup_teardown (test_replace_fails_on_a_directory_and_keeps_it, setup, teardown),
+    cmocka_unit_test (test_read_fd_reads_from_the_offset_to_the_end),
+    cmocka_unit_test (test_read_fd_fails_on_what_cannot_be_read),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

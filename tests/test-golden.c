@@ -2,7 +2,10 @@
 /* test-golden: each shipped policy (the set embedded in the binary),
  * compiled against the fixture host as uid 1000, must render exactly the
  * shell form and the explain text held in tests/data/golden/<policy>.shell
- * and <policy>.explain; trial also as uid 0, in trial-root.*. Compile and render are pure (STYLE rule 6), so any
+ * and <policy>.explain; trial also as uid 0, in trial-root.*. Each is
+ * compiled as cordon run compiles it after the probe (the helper bound,
+ * --disable-userns taken), so the files hold all bwrap receives.
+ * Compile and render are pure (STYLE rule 6), so any
  * change in these files is a change in what cordon does: review it.
  *
  * To rewrite the files after an intended change, run
@@ -21,11 +24,15 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "compile.h"
 #include "fixture-host.h"
 #include "plan.h"
 #include "render.h"
 
 typedef enum { FORM_SHELL, FORM_EXPLAIN } Form;
+
+#define GOLDEN_HELPER "/usr/libexec/cordon/cordon-exec"
+static const CordonCompileOptions probed = { .disable_userns = TRUE };
 
 static char *
 render (FixtureHost *host,
@@ -41,12 +48,18 @@ render (FixtureHost *host,
   if (policy == NULL)
     fail_msg ("%s did not load: %s", name, error->message);
   assert_int_equal (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR), 0);
-  plan = fixture_compile (host, policy, &error);
+  /* As cordon run has it after the probe: the helper beside cordon, a
+   * bwrap that takes --disable-userns. */
+  fixture_host_add_file (host, GOLDEN_HELPER);
+  g_free (host->facts->helper_path);
+  host->facts->helper_path = g_strdup (GOLDEN_HELPER);
+  cordon_host_facts_scan_policy (host->facts, policy);
+  plan = cordon_compile_with (policy, host->facts, &probed, &error);
   if (plan == NULL)
     fail_msg ("%s did not compile: %s", name, error->message);
   argv = cordon_render_argv (plan);
   if (form == FORM_SHELL)
-    return cordon_render_shell (plan, argv, host->facts->bwrap_path, NULL);
+    return cordon_render_shell (plan, argv, host->facts->bwrap_path, "cordon", NULL);
   return cordon_render_explain (plan, argv);
 }
 

@@ -125,6 +125,45 @@ test_render_spells_die_with_parent (void **state)
   assert_string_equal (s, "--die-with-parent");
 }
 
+
+/* What launch gives bwrap is spelled like any op. */
+static char *
+render_fd_op (CordonOpKind kind,
+              int fd)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autoptr(GBytes) nul = NULL;
+  gsize len;
+  const char *data;
+  g_autofree char *text = NULL;
+
+  cordon_plan_add_op (plan, kind, NULL, NULL, NULL, "why")->fd = fd;
+  argv = cordon_render_argv (plan);
+  nul = cordon_bwrap_argv_to_nul (argv);
+  data = g_bytes_get_data (nul, &len);
+  text = g_memdup2 (data, len);
+  for (gsize i = 0; i < len; i++)
+    if (text[i] == '\0')
+      text[i] = i + 1 < len ? ' ' : '\0';
+  return g_steal_pointer (&text);
+}
+
+static void
+test_render_spells_the_ops_launch_gives_bwrap (void **state)
+{
+  g_autofree char *helper = render_one (CORDON_OP_HELPER_BIND, "/usr/libexec/cordon/cordon-exec",
+                                        "/dev/.cordon-exec", 0);
+  g_autofree char *status = render_fd_op (CORDON_OP_STATUS_FD, 4);
+  g_autofree char *seccomp = render_fd_op (CORDON_OP_SECCOMP, 8);
+  g_autofree char *userns = render_fd_op (CORDON_OP_DISABLE_USERNS, 0);
+
+  assert_string_equal (helper, "--ro-bind /usr/libexec/cordon/cordon-exec /dev/.cordon-exec");
+  assert_string_equal (status, "--json-status-fd 4");
+  assert_string_equal (seccomp, "--seccomp 8");
+  assert_string_equal (userns, "--disable-userns");
+}
+
 static void
 test_render_spells_cap_drop_as_cap_drop_all (void **state)
 {
@@ -251,7 +290,7 @@ test_render_shell_never_prints_a_passed_callers_value (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
   assert_no_env_value (shell);
   assert_non_null (strstr (shell, " ${PATH+\"PATH=$PATH\"}"));
   assert_non_null (strstr (shell, " ${TERM+\"TERM=$TERM\"}"));
@@ -264,7 +303,7 @@ test_render_shell_leaves_out_dropped_variables (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
   assert_null (strstr (shell, "LD_PRELOAD"));
   assert_null (strstr (shell, "DISPLAY"));
   /* allowed by SECRET_*: passed by name, never by value */
@@ -278,7 +317,7 @@ test_render_shell_prints_a_set_value_literally (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
   assert_non_null (strstr (shell, " EDITOR=/usr/bin/vi "));
   assert_null (strstr (shell, "$EDITOR"));
 }
@@ -290,8 +329,10 @@ test_render_shell_starts_from_an_empty_environment (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
-  assert_true (g_str_has_prefix (shell, "env -i "));
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
+  /* After the lines that name bwrap's fds, the filter's pipe into env -i. */
+  assert_non_null (strstr (shell, "\n{ cordon compile "));
+  assert_non_null (strstr (shell, " --format=seccomp | env -i "));
   assert_non_null (strstr (shell, " /usr/bin/bwrap \\\n"));
 }
 
@@ -303,7 +344,7 @@ test_render_shell_holds_every_arg_in_order (void **state)
   const char *p;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
   p = strstr (shell, "/usr/bin/bwrap");
   for (guint i = 0; i < cordon_bwrap_argv_len (c.argv); i++)
     {
@@ -323,7 +364,7 @@ test_render_shell_puts_one_op_per_line (void **state)
   cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/", "/", NULL, "x");
   cordon_plan_add_op (plan, CORDON_OP_MASK_DIR, NULL, "/d", NULL, "y");
   argv = cordon_render_argv (plan);
-  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", NULL);
+  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon", NULL);
   assert_string_equal (shell,
                        "env -i /usr/bin/bwrap \\\n"
                        "    --ro-bind / / \\\n"
@@ -341,7 +382,7 @@ test_render_shell_quotes_args_that_need_it (void **state)
 
   cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/a b", "/$x", NULL, "x");
   argv = cordon_render_argv (plan);
-  shell = cordon_render_shell (plan, argv, "/opt/my bwrap", command);
+  shell = cordon_render_shell (plan, argv, "/opt/my bwrap", "cordon", command);
   assert_string_equal (shell,
                        "env -i '/opt/my bwrap' \\\n"
                        "    --ro-bind '/a b' '/$x' \\\n"
@@ -373,6 +414,34 @@ array_has_string (JsonArray *a,
     if (g_strcmp0 (json_array_get_string_element (a, i), s) == 0)
       return TRUE;
   return FALSE;
+}
+
+
+/* The fds the args name, each with its option: what whoever runs
+ * --format=nul must give bwrap. The shell form gives them itself. */
+static void
+test_render_names_the_fds_bwrap_reads (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *json = NULL;
+  g_autofree char *shell = NULL;
+  JsonArray *fds;
+  JsonObject *o;
+
+  compile_text (*state, policy_text, &c);
+  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL);
+  fds = json_object_get_array_member (parse_json (json, parser), "fds");
+  assert_int_equal (json_array_get_length (fds), 2);
+  o = json_array_get_object_element (fds, 0);
+  assert_int_equal (json_object_get_int_member (o, "fd"), 4);
+  assert_string_equal (json_object_get_string_member (o, "option"), "--json-status-fd");
+  o = json_array_get_object_element (fds, 1);
+  assert_int_equal (json_object_get_int_member (o, "fd"), 8);
+  assert_string_equal (json_object_get_string_member (o, "option"), "--seccomp");
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "/opt/my cordon", NULL);
+  assert_non_null (strstr (shell, "\n{ '/opt/my cordon' compile "));
+  assert_true (g_str_has_suffix (shell, " -- sh 8<&0 0<&9 9<&- 4>/dev/null; } 9<&0\n"));
 }
 
 static void
@@ -642,6 +711,7 @@ main (void)
     cmocka_unit_test (test_render_spells_unshare_with_the_namespace_name),
     cmocka_unit_test (test_render_spells_new_session),
     cmocka_unit_test (test_render_spells_die_with_parent),
+    cmocka_unit_test (test_render_spells_the_ops_launch_gives_bwrap),
     cmocka_unit_test (test_render_spells_cap_drop_as_cap_drop_all),
     cmocka_unit_test (test_render_spells_ro_bind_with_source_then_dest),
     cmocka_unit_test (test_render_spells_a_writable_bind),
@@ -662,6 +732,7 @@ main (void)
     cmocka_unit_test (test_render_shell_puts_one_op_per_line),
     cmocka_unit_test (test_render_shell_quotes_args_that_need_it),
     T (test_render_json_holds_the_args_in_order),
+    T (test_render_names_the_fds_bwrap_reads),
     T (test_render_json_has_an_op_per_plan_op_with_its_rule),
     T (test_render_json_lists_skips_with_their_reason),
     T (test_render_json_lists_passed_and_dropped_names),

@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* run: one run of a sandbox, from the policy to the report. Each stage
+ * fails through cordon_run_fail with the reason its error names; the
+ * report is written from the run on every exit path, once the command
+ * ran with the command's status (a 125 then would tell a trial runner
+ * the command never ran). */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "policy-check.h"
+#include "policy-parse.h"
+#include "policy-source.h"
+#include "launch.h"
+#include "render.h"
+#include "run.h"
+#include "stage.h"
+
+const char *
+cordon_failure_name (CordonFailure failure)
+{
+  static const char * const names[CORDON_FAILURE_MAX] = {
+    NULL, "usage", "policy", "host", "probe", "launch", "verify",
+  };
+
+  g_return_val_if_fail (failure < CORDON_FAILURE_MAX, NULL);
+  return names[failure];
+}
+
+/* The reason of a failed stage: the policy's text and the command line
+ * name themselves through their error codes; anything else is the
+ * stage's own (`stage`). */
+CordonFailure
+cordon_failure_of (const GError *error,
+                   CordonFailure stage)
+{
+  if (error == NULL || error->domain != CORDON_ERROR)
+    return stage;
+  if (error->code == CORDON_ERROR_POLICY)
+    return CORDON_FAILURE_POLICY;
+  /* A name the policy gives (an include) is the policy's mistake. */
+  if (error->code == CORDON_ERROR_USAGE && stage != CORDON_FAILURE_POLICY)
+    return CORDON_FAILURE_USAGE;
+  return stage;
+}
+
+void
+cordon_run_init (CordonRun *run)
+{
+  memset (run, 0, sizeof *run);
+  cordon_report_init (&run->report);
+}
+
+void
+cordon_run_clear (CordonRun *run)
+{
+  cordon_report_clear (&run->report);
+  g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
+  g_clear_pointer (&run->verify, cordon_verify_free);
+  g_clear_pointer (&run->probe, cordon_probe_free);
+  g_clear_pointer (&run->plan, cordon_plan_free);
+  g_clear_pointer (&run->facts, cordon_host_facts_free);
+  g_clear_pointer (&run->policy, cordon_policy_free);
+  g_clear_pointer (&run->report_target, cordon_report_target_free);
+  g_clear_pointer (&run->failure_message, g_free);
+  g_clear_pointer (&run->probe_note, g_free);
+  g_clear_pointer (&run->report_error, g_free);
+}
+
+static int
+run_finish (CordonRun *run,
+            int status)
+{
+  g_autoptr(GError) error = NULL;
+
+  run->report.exit_status = status;
+  run->report.plan = run->plan;
+  if (run->plan != NULL)
+    run->report.proc_mode = cordon_key_info (CORDON_KEY_PROC_MODE)->words[run->plan->proc_mode];
+  run->report.probe = run->probe;
+  run->report.verify = run->verify;
+  run->report.result = run->has_result ? &run->result : NULL;
+  if (run->report_target != NULL && !cordon_report_write_target (&run->report, run->report_target, &error))
+    run->report_error = g_strdup (error->message);
+  return status;
+}
+
+/* Every 125 names its reason in the report (and main prints it). */
+int
+cordon_run_fail (CordonRun *run,
+                 CordonFailure failure,
+                 const char *message)
+{
+  run->failure = failure;
+  run->failure_message = g_strdup (message);
+  run->report.failure_reason = cordon_failure_name (failure);
+  run->report.failure_message = g_strdup (message);
+  return run_finish (run, CORDON_EXIT_FAILED);
+}
+
+static gboolean
+fail_with (CordonRun *run,
+           CordonFailure stage,
+           const GError *error)
+{
+  cordon_run_fail (run, cordon_failure_of (error, stage), error->message);
+  return FALSE;
+}
+
+/* The report's destination, settled before anything else of the run:
+ * before the policy is loaded, and so long before a sandbox could change
+ * what the path resolves to (invariant 10). A report that cannot be
+ * written is a usage error now, not a surprise after the command ran.
+ * FALSE after the failure is recorded (then no report is written). */
+gboolean
+cordon_run_open_report (CordonRun *run,
+                        const char *path,
+                        const char *fd_text)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 fd = 0;
+
+  if (path != NULL && fd_text != NULL)
+    return cordon_run_fail (run, CORDON_FAILURE_USAGE, "--report and --report-fd cannot be given together"), FALSE;
+  if (fd_text != NULL && !g_ascii_string_to_unsigned (fd_text, 10, 0, G_MAXINT, &fd, NULL))
+    return cordon_run_fail (run, CORDON_FAILURE_USAGE, "--report-fd takes an fd number (0 or more)"), FALSE;
+  if (path != NULL)
+    run->report_target = cordon_report_target_open (path, geteuid (), &error);
+  else if (fd_text != NULL)
+    run->report_target = cordon_report_target_open_fd ((int) fd, &error);
+  if (error != NULL)
+    return fail_with (run, CORDON_FAILURE_USAGE, error);
+  return TRUE;
+}
+
+/* A value as GKeyFile text: escapes, and "$$" so that a --setenv value is
+ * taken literally, never expanded as a ${VARIABLE}. */
+static void
+append_escaped (GString *out,
+                const char *value)
+{
+  gsize len = strlen (value);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = value[i];
+
+      if (c == '\\' || c == ';')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c == ' ' && (i == 0 || i + 1 == len))
+        g_string_append (out, "\\s");
+      else if (c == '$')
+        g_string_append (out, "$$");
+      else
+        g_string_append_c (out, c);
+    }
+}
+
+typedef struct
+{
+  GString *text;
+  const char *section;        /* of the last key written */
+  GPtrArray *recorded;
+} Overrides;
+
+static void
+append_override (Overrides *o,
+                 const char *section,
+                 const char *key,
+                 char **values,
+                 const char *flag,
+                 gboolean record_value)
+{
+  if (values == NULL || values[0] == NULL)
+    return;
+  /* One header per section (the callers keep a section's keys together):
+   * a repeated header would draw a warning. */
+  if (g_strcmp0 (o->section, section) != 0)
+    g_string_append_printf (o->text, "[%s]\n", section);
+  o->section = section;
+  g_string_append_printf (o->text, "%s=", key);
+  for (guint i = 0; values[i] != NULL; i++)
+    {
+      g_autofree char *name = g_strndup (values[i], strcspn (values[i], "="));
+
+      if (i > 0)
+        g_string_append_c (o->text, ';');
+      append_escaped (o->text, values[i]);
+      /* The report names a --setenv variable, never its value. */
+      g_ptr_array_add (o->recorded, g_strdup_printf ("%s %s", flag, record_value ? values[i] : name));
+    }
+  g_string_append_c (o->text, '\n');
+}
+
+/* The command line's overrides as policy text, one more source; each
+ * also in `recorded` as the report lists it (no --setenv value). */
+char *
+cordon_run_overrides_text (const CordonRunOptions *options,
+                           GPtrArray *recorded)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) writable = g_ptr_array_new_with_free_func (g_free);
+  Overrides o = { text, NULL, recorded };
+
+  for (guint i = 0; options->writable != NULL && options->writable[i] != NULL; i++)
+    g_ptr_array_add (writable, g_canonicalize_filename (options->writable[i], NULL));
+  g_ptr_array_add (writable, NULL);
+  append_override (&o, "environment", "allow", options->allow_env, "--allow-env", TRUE);
+  append_override (&o, "environment", "set", options->setenv, "--setenv", FALSE);
+  append_override (&o, "filesystem", "writable", (char **) writable->pdata, "--writable", TRUE);
+  if (options->share_net)
+    {
+      g_string_append (text, "[namespaces]\nshare=net\n");
+      g_ptr_array_add (recorded, g_strdup ("--share-net"));
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* A warning about an override (--share-net) would point at a line of
+ * generated text; run names the degradation itself, in its own words. */
+static void
+tell_diagnostics (const CordonRunOptions *options,
+                  CordonDiagnostics *diags)
+{
+  g_autoptr(CordonDiagnostics) shown = cordon_diagnostics_new ();
+
+  for (guint i = 0; i < cordon_diagnostics_len (diags); i++)
+    {
+      const CordonDiagnostic *d = cordon_diagnostics_get (diags, i);
+
+      if (d->severity == CORDON_SEVERITY_WARNING && g_strcmp0 (d->loc.file, "<command line>") == 0)
+        continue;
+      cordon_diagnostics_add (shown, d->severity, &d->loc, "%s", d->message);
+    }
+  if (options->diagnostics != NULL)
+    options->diagnostics (shown, options->data);
+}
+
+/* The overrides, hashed as the report lists them, by name: a --setenv
+ * value must not be guessable from the policy's hash. */
+static void
+add_overrides (CordonRun *run,
+               const CordonRunOptions *options,
+               CordonDiagnostics *diags)
+{
+  g_autofree char *text = cordon_run_overrides_text (options, run->report.overrides);
+  g_autofree char *named = NULL;
+
+  if (text[0] == '\0')
+    return;
+  g_ptr_array_add (run->report.overrides, NULL);
+  named = g_strjoinv ("\n", (char **) run->report.overrides->pdata);
+  g_ptr_array_remove_index (run->report.overrides, run->report.overrides->len - 1);
+  cordon_policy_add_source (run->policy, "<command line>", named);
+  cordon_policy_parse_text (run->policy, "<command line>", text, diags);
+}
+
+/* Loads the policy and applies the command-line overrides as one more
+ * source, "<command line>", so they are validated like policy text and
+ * counted in the policy's hash. */
+static gboolean
+load_policy (CordonRun *run,
+             const CordonRunOptions *options)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+
+  run->report.policy_name = options->policy;
+  run->policy = cordon_policy_source_load (options->policy, options->environ, diags, &error);
+  if (run->policy == NULL)
+    return cordon_run_fail (run, CORDON_FAILURE_POLICY, error->message), FALSE;
+  add_overrides (run, options, diags);
+  cordon_policy_check (run->policy, diags);
+  tell_diagnostics (options, diags);
+  run->report.policy_sha256 = cordon_report_policy_sha256 (run->policy);
+  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
+    return cordon_run_fail (run, CORDON_FAILURE_POLICY,
+                            "the policy has errors (above); nothing was launched"), FALSE;
+  return TRUE;
+}
+
+/* The host facts, with bwrap, cordon's helpers and its own directories.
+ * compile and explain show a plan without the helper where it is
+ * missing: that is run's error, not theirs. */
+static gboolean
+gather_facts (CordonRun *run,
+              const CordonRunOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean found;
+
+  run->facts = cordon_host_facts_new ("", options->environ, options->workdir, &error);
+  if (run->facts == NULL)
+    return fail_with (run, CORDON_FAILURE_HOST, error);
+  found = cordon_host_facts_find_programs (run->facts, options->bwrap,
+                                           options->purpose != CORDON_RUN_SHOW, &error);
+  if (options->purpose == CORDON_RUN_SHOW)
+    return TRUE;
+  if (run->facts->proc_mismatch != NULL)
+    return cordon_run_fail (run, CORDON_FAILURE_HOST, run->facts->proc_mismatch), FALSE;
+  if (!found)
+    return fail_with (run, CORDON_FAILURE_HOST, error);
+  return TRUE;
+}
+
+/* A setuid bwrap gives no capability to a caller other than root
+ * (--cap-add: "can be used only by root"), and makes the user namespace
+ * as root: for such a caller the user namespace is left out (compile
+ * says why), and keep= is refused by name. */
+static gboolean
+adapt_to_setuid_bwrap (CordonRun *run)
+{
+  GPtrArray *keep = cordon_policy_get_list (run->policy, CORDON_KEY_CAPS_KEEP);
+  const CordonItem *item;
+  g_autofree char *where = NULL;
+  g_autofree char *msg = NULL;
+
+  if (run->facts->uid == 0 || !run->facts->bwrap_setuid)
+    return TRUE;
+  run->compile_options.share_user = TRUE;
+  if (keep->len == 0)
+    return TRUE;
+  item = g_ptr_array_index (keep, 0);
+  where = cordon_location_to_string (&item->loc);
+  msg = g_strdup_printf ("%s: [capabilities] keep= cannot be met: a setuid bwrap keeps no "
+                         "capability for a caller other than root; drop keep=, or use a bwrap "
+                         "without the setuid bit", where);
+  return cordon_run_fail (run, CORDON_FAILURE_HOST, msg), FALSE;
+}
+
+static gboolean
+compile_plan (CordonRun *run)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+
+  g_clear_pointer (&run->plan, cordon_plan_free);
+  g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
+  run->plan = cordon_compile_with (run->policy, run->facts, &run->compile_options, &error);
+  if (run->plan == NULL)
+    return fail_with (run, CORDON_FAILURE_HOST, error);
+  run->argv = cordon_render_argv (run->plan);
+  run->report.compile_us += (guint64) (g_get_monotonic_time () - t0);
+  return TRUE;
+}
+
+static CordonProbeRequest
+probe_request (const CordonRun *run,
+               const CordonRunOptions *options)
+{
+  CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
+                             run->facts->cache_dir, options != NULL && options->reprobe,
+                             run->plan->switch_identity, run->plan->host_uid, run->plan->host_gid };
+
+  /* compile and explain make no directory: they use a cache that is
+   * there, or none. */
+  if (options == NULL || (options->purpose == CORDON_RUN_SHOW
+                          && (run->facts->cache_dir == NULL
+                              || !g_file_test (run->facts->cache_dir, G_FILE_TEST_IS_DIR))))
+    req.cache_dir = NULL;
+  return req;
+}
+
+/* The probe, and what its answer changes: a fallback of the policy's
+ * where a private /proc cannot be mounted, --disable-userns where this
+ * bwrap takes it. Both are compile options: the plan is made again. */
+static gboolean
+probe (CordonRun *run,
+       const CordonRunOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  CordonProbeRequest req = probe_request (run, options);
+  gint64 t0 = g_get_monotonic_time ();
+  CordonCompileOptions *co = &run->compile_options;
+
+  if (run->plan->proc_mode != CORDON_PROC_PRIVATE)
+    return TRUE;
+  run->probe = cordon_probe_run (&req, &error);
+  run->report.probe_us = (guint64) (g_get_monotonic_time () - t0);
+  if (run->probe == NULL)
+    return fail_with (run, CORDON_FAILURE_PROBE, error);
+  if (run->probe->result == CORDON_PROBE_PROC_MASKED && run->plan->proc_fallback != CORDON_FALLBACK_REFUSE)
+    co->proc_fallback = TRUE;
+  else if (run->probe->result != CORDON_PROBE_OK)
+    return cordon_run_fail (run, CORDON_FAILURE_PROBE, run->probe->detail), FALSE;
+  co->disable_userns = run->probe->result == CORDON_PROBE_OK && run->probe->disable_userns;
+  return !(co->proc_fallback || co->disable_userns) || compile_plan (run);
+}
+
+/* Now that the writable paths are known, the report's path must not go
+ * through anything a sandbox could have left in one (report-target.c). A
+ * refused report is not written, like any usage error. */
+static gboolean
+check_report (CordonRun *run)
+{
+  g_autoptr(GPtrArray) writable = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (run->report_target == NULL)
+    return TRUE;
+  writable = cordon_plan_get_writable (run->plan);
+  if (cordon_report_target_settle (run->report_target, (const char * const *) writable->pdata, &error))
+    return TRUE;
+  g_clear_pointer (&run->report_target, cordon_report_target_free);
+  /* A path the caller named is a usage error; a host that cannot tell
+   * (no mountinfo) is the host's. */
+  return cordon_run_fail (run, error->code == CORDON_ERROR_HOST ? CORDON_FAILURE_HOST : CORDON_FAILURE_USAGE,
+                          error->message), FALSE;
+}
+
+static gboolean
+check_launchable (CordonRun *run)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *msg = NULL;
+
+  if (run->plan->unprotected_dir != NULL)
+    {
+      msg = g_strdup_printf ("%s (cordon's own directory) cannot be held read-only under a "
+                             "writable bind: it does not exist and could not be made, or it (or a "
+                             "directory above it) is a symlink; the sandbox could leave a policy "
+                             "for the next run there; keep it out of the writable paths",
+                             run->plan->unprotected_dir);
+      return cordon_run_fail (run, CORDON_FAILURE_HOST, msg), FALSE;
+    }
+  if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error))
+    return fail_with (run, CORDON_FAILURE_HOST, error);
+  return TRUE;
+}
+
+/* compile and explain: the probe's answer where it can be had; where it
+ * cannot, the plan as the policy has it, and a note of why. */
+static void
+probe_to_show (CordonRun *run,
+               const CordonRunOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error))
+    run->probe_note = g_strdup (error->message);
+  else if (!probe (run, options))
+    run->probe_note = g_steal_pointer (&run->failure_message);
+  run->failure = CORDON_FAILURE_NONE;
+  run->report.failure_reason = NULL;
+}
+
+/* Policy, host facts, plan, bwrap, helpers and probe: everything before
+ * the launch, the degradations named. FALSE after cordon_run_fail. */
+gboolean
+cordon_run_prepare (CordonRun *run,
+                    const CordonRunOptions *options)
+{
+  if (!load_policy (run, options) || !gather_facts (run, options))
+    return FALSE;
+  cordon_host_facts_scan_policy (run->facts, run->policy);
+  if (!adapt_to_setuid_bwrap (run) || !compile_plan (run))
+    return FALSE;
+  if (options->purpose == CORDON_RUN_SHOW)
+    {
+      probe_to_show (run, options);
+      return TRUE;
+    }
+  if (!check_report (run) || !check_launchable (run) || !probe (run, options))
+    return FALSE;
+  {
+    g_autoptr(GPtrArray) named = cordon_run_degradations (run->plan, &run->compile_options,
+                                                          options->no_verify, options->environ);
+
+    for (guint i = 0; i < named->len; i++)
+      {
+        if (options->degraded != NULL)
+          options->degraded (g_ptr_array_index (named, i), options->data);
+        g_ptr_array_add (run->report.degradations, g_strdup (g_ptr_array_index (named, i)));
+      }
+  }
+  return TRUE;
+}
+
+static gboolean
+plan_has_op (const CordonPlan *plan,
+             CordonOpKind kind)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
+      return TRUE;
+  return FALSE;
+}
+
+/* Invariant 8: what weakens the sandbox is named on stderr and in the
+ * report, however it was asked for (the policy, an override, a fallback
+ * or the host's bwrap), in this order. */
+GPtrArray *
+cordon_run_degradations (const CordonPlan *plan,
+                         const CordonCompileOptions *compile_options,
+                         gboolean no_verify,
+                         const char * const *environ)
+{
+  GPtrArray *named = g_ptr_array_new_with_free_func (g_free);
+  const struct { gboolean when; const char *what; } rules[] = {
+    { plan->proc_mode == CORDON_PROC_HOST_RO, "host /proc" },
+    { plan->proc_mode == CORDON_PROC_NONE, "no /proc" },
+    { !(plan->namespaces & CORDON_NS_NET), "shared network" },
+    { !(plan->namespaces & CORDON_NS_PID), "shared pid namespace" },
+    { compile_options->share_user, "no user namespace (setuid bwrap)" },
+    { !plan_has_op (plan, CORDON_OP_DIE_WITH_PARENT), "the sandbox may outlive cordon (die-with-parent=false)" },
+    { g_environ_getenv ((char **) environ, "CORDON_EXEC_HELPER") != NULL, "exec helper taken from CORDON_EXEC_HELPER" },
+    { g_environ_getenv ((char **) environ, "CORDON_KEEPER_HELPER") != NULL, "keeper taken from CORDON_KEEPER_HELPER" },
+    /* Invariant 5: a root caller's sandbox is not host root unless the
+     * policy says so. */
+    { plan->host_root, "the sandbox runs as host root (host-user=root)" },
+    { no_verify, "not verified (--no-verify)" },
+    { plan->seccomp == CORDON_SECCOMP_NONE, "no seccomp filter (profile=none)" },
+    { plan->seccomp != CORDON_SECCOMP_NONE && plan->seccomp_allow->len > 0, "seccomp profile with exceptions (allow=)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    if (rules[i].when)
+      g_ptr_array_add (named, g_strdup (rules[i].what));
+  return named;
+}
+
+/* "1.5" -> 1500. A timeout shorter than a millisecond is still a
+ * timeout, not "none". FALSE for anything but a number of seconds
+ * between 0 and a week. */
+gboolean
+cordon_seconds_to_ms (const char *text,
+                      guint64 fallback,
+                      guint64 *out_ms)
+{
+  char *end = NULL;
+  double s;
+
+  if (text == NULL)
+    {
+      *out_ms = fallback;
+      return TRUE;
+    }
+  s = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !(s >= 0) || s > 7 * 24 * 3600)
+    return FALSE;
+  *out_ms = s > 0 && s * 1000.0 < 1.0 ? 1 : (guint64) (s * 1000.0 + 0.5);
+  return TRUE;
+}
+
+/* bwrap failed before the command: its own hint often names the wrong
+ * cause, so cordon's checks of the host, as the probe makes them, say
+ * which it is. */
+static int
+fail_launch (CordonRun *run)
+{
+  CordonProbeRequest req = probe_request (run, NULL);
+  CordonProbeResult cause;
+  g_autofree char *detail = NULL;
+  g_autofree char *msg = NULL;
+
+  if (run->result.keyring_errno != 0)
+    {
+      msg = g_strdup_printf ("the sandbox could not join a fresh session keyring or set "
+                             "no_new_privs: %s", g_strerror (run->result.keyring_errno));
+      return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, msg);
+    }
+  cause = cordon_probe_classify (&req, TRUE);
+  if (cause == CORDON_PROBE_NAMESPACES_FAILED)
+    return cordon_run_fail (run, CORDON_FAILURE_LAUNCH,
+                            "bwrap failed before the command started (its message is above)");
+  detail = cordon_probe_describe (cause);
+  msg = g_strdup_printf ("bwrap failed before the command started: %s", detail);
+  return cordon_run_fail (run, CORDON_FAILURE_HOST, msg);
+}
+
+static int
+run_result (CordonRun *run)
+{
+  if (run->result.outcome == CORDON_OUTCOME_VERIFY_FAILED)
+    return cordon_run_fail (run, CORDON_FAILURE_VERIFY, "a denial of the policy does not hold in "
+                                                        "this sandbox; the command did not run");
+  if (run->result.outcome == CORDON_OUTCOME_LAUNCH_FAILED)
+    return fail_launch (run);
+  return run_finish (run, run->result.exit_status);
+}
+
+/* Launch and supervise a prepared run; its status. */
+static int
+launch (CordonRun *run,
+        const CordonRunOptions *options)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) spec = NULL;
+  gboolean verify_only = options->purpose == CORDON_RUN_VERIFY_ONLY;
+  CordonLaunchRequest req = { run->facts->bwrap_path, run->facts->keeper_path, run->plan, run->argv,
+                              options->command, NULL, NULL };
+  g_auto(CordonStageSet) stage = { NULL, NULL };
+  /* A check that hangs (a reachable socket that never answers) must not
+   * hold cordon verify for ever. */
+  CordonSuperviseOptions sup = { verify_only ? 60000 : options->timeout_given ? options->timeout_ms
+                                                                              : run->plan->timeout * 1000,
+                                 verify_only ? 5000 : options->kill_after_ms,
+                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only };
+  CordonLaunch l = { .pid = -1, .keeper_pid = -1, .life_fd = -1, .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
+
+  run->timeout_ms = sup.timeout_ms;
+  if (!options->no_verify)
+    {
+      run->verify = cordon_verify_new (run->plan, run->facts, options->command);
+      req.verify_spec = spec = cordon_verify_get_spec (run->verify);
+      sup.verify = run->verify;
+    }
+  /* The trees the keeper attaches are cut now, before anything of the
+   * sandbox runs; a path that cannot be is the host's refusal. */
+  if (run->plan->switch_identity && !cordon_stage_open (run->plan, &stage, &error))
+    return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
+  req.stage = run->plan->switch_identity ? &stage : NULL;
+  /* Invariant 3: cordon's own /proc entries (environ, fds, memory) stay
+   * unreadable to anything running as the same user, the sandbox too. */
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+    return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, "cannot make cordon non-dumpable");
+  if (!cordon_supervisor_prepare (&error) || !cordon_launch_start (&req, &l, &error))
+    return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
+  /* The keeper holds the trees now (or has attached them): none stays
+   * open here for the whole run. */
+  cordon_stage_set_clear (&stage);
+  if (!cordon_supervise (&l, &sup, &run->result, &error))
+    return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
+  run->has_result = TRUE;
+  return run_result (run);
+}
+
+/* The whole run: prepare, launch, supervise, report. Its exit status. */
+int
+cordon_run_execute (CordonRun *run,
+                    const CordonRunOptions *options)
+{
+  if (options->command == NULL || options->command[0] == NULL)
+    return cordon_run_fail (run, CORDON_FAILURE_USAGE, "run: name a command after '--'");
+  if (!cordon_run_prepare (run, options))
+    return CORDON_EXIT_FAILED;
+  return launch (run, options);
+}

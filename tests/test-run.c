@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-run: the run engine's decisions that need no sandbox. The reason
+ * of a 125 as derived from a stage's error; the degradations a plan
+ * names, in order, however they were asked for; the command line's
+ * overrides as policy text (a --setenv value taken literally, never
+ * expanded, and never in what the report records); seconds as the
+ * supervisor's milliseconds. Launching is the integration suite's. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fixture-host.h"
+#include "policy-parse.h"
+#include "run.h"
+
+/* --- the reason of a failure ------------------------------------------- */
+
+static void
+assert_failure (CordonErrorCode code,
+                CordonFailure stage,
+                CordonFailure expected)
+{
+  g_autoptr(GError) error = g_error_new_literal (CORDON_ERROR, code, "x");
+
+  assert_int_equal (cordon_failure_of (error, stage), expected);
+}
+
+static void
+test_run_failure_is_the_stage_s_unless_the_error_names_the_policy_or_usage (void **state)
+{
+  assert_failure (CORDON_ERROR_HOST, CORDON_FAILURE_HOST, CORDON_FAILURE_HOST);
+  assert_failure (CORDON_ERROR_HOST, CORDON_FAILURE_LAUNCH, CORDON_FAILURE_LAUNCH);
+  assert_failure (CORDON_ERROR_HOST, CORDON_FAILURE_PROBE, CORDON_FAILURE_PROBE);
+  assert_failure (CORDON_ERROR_FAILED, CORDON_FAILURE_HOST, CORDON_FAILURE_HOST);
+  assert_failure (CORDON_ERROR_NOT_FOUND, CORDON_FAILURE_POLICY, CORDON_FAILURE_POLICY);
+  /* A compile error about the policy's text is the policy's. */
+  assert_failure (CORDON_ERROR_POLICY, CORDON_FAILURE_HOST, CORDON_FAILURE_POLICY);
+  /* A workdir the caller named (-C /) is a usage error ... */
+  assert_failure (CORDON_ERROR_USAGE, CORDON_FAILURE_HOST, CORDON_FAILURE_USAGE);
+  /* ... but a bad name in a policy's include= is the policy's. */
+  assert_failure (CORDON_ERROR_USAGE, CORDON_FAILURE_POLICY, CORDON_FAILURE_POLICY);
+}
+
+static void
+test_run_failure_of_another_domain_is_the_stage_s (void **state)
+{
+  g_autoptr(GError) error = g_error_new_literal (G_FILE_ERROR, CORDON_ERROR_POLICY, "x");
+
+  assert_int_equal (cordon_failure_of (error, CORDON_FAILURE_LAUNCH), CORDON_FAILURE_LAUNCH);
+  assert_int_equal (cordon_failure_of (NULL, CORDON_FAILURE_VERIFY), CORDON_FAILURE_VERIFY);
+}
+
+static void
+test_run_failure_names_are_the_report_s (void **state)
+{
+  const char *names[] = { NULL, "usage", "policy", "host", "probe", "launch", "verify" };
+
+  assert_int_equal (G_N_ELEMENTS (names), CORDON_FAILURE_MAX);
+  assert_null (cordon_failure_name (CORDON_FAILURE_NONE));
+  for (guint i = 1; i < CORDON_FAILURE_MAX; i++)
+    assert_string_equal (cordon_failure_name ((CordonFailure) i), names[i]);
+}
+
+/* --- degradations -------------------------------------------------------- */
+
+static char *
+degradations_of (FixtureHost *host,
+                 const char *text,
+                 const CordonCompileOptions *options,
+                 gboolean no_verify,
+                 const char * const *environ)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = fixture_load_text (text, NULL, &error);
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(GPtrArray) named = NULL;
+  static const CordonCompileOptions none = { FALSE, FALSE, FALSE };
+  static const char * const empty[] = { NULL };
+
+  assert_non_null (policy);
+  cordon_host_facts_scan_policy (host->facts, policy);
+  plan = cordon_compile_with (policy, host->facts, options != NULL ? options : &none, &error);
+  if (plan == NULL)
+    fail_msg ("compile: %s", error->message);
+  named = cordon_run_degradations (plan, options != NULL ? options : &none, no_verify,
+                                   environ != NULL ? environ : empty);
+  g_ptr_array_add (named, NULL);
+  return g_strjoinv ("|", (char **) named->pdata);
+}
+
+static const char strong[] =
+  "[namespaces]\nunshare=user;ipc;pid;net;uts;cgroup\n";
+
+static void
+test_run_names_no_degradation_of_a_strong_policy (void **state)
+{
+  g_autofree char *named = degradations_of (*state, strong, NULL, FALSE, NULL);
+
+  assert_string_equal (named, "");
+}
+
+static void
+test_run_names_each_degradation_of_the_policy_in_order (void **state)
+{
+  g_autofree char *named = degradations_of (*state,
+                                            "[namespaces]\nunshare=user;ipc;uts\n"
+                                            "die-with-parent=false\n"
+                                            "[proc]\nmode=host-ro\n"
+                                            "[seccomp]\nallow=ptrace\n", NULL, FALSE, NULL);
+
+  assert_string_equal (named, "host /proc|shared network|shared pid namespace"
+                              "|the sandbox may outlive cordon (die-with-parent=false)"
+                              "|seccomp profile with exceptions (allow=)");
+}
+
+static void
+test_run_names_no_proc_and_no_filter (void **state)
+{
+  g_autofree char *named = degradations_of (*state, "[namespaces]\nunshare=user;ipc;pid;net\n"
+                                                    "[proc]\nmode=none\n[seccomp]\nprofile=none\n",
+                                            NULL, FALSE, NULL);
+
+  /* profile=none is named once: not also as a profile with exceptions. */
+  assert_string_equal (named, "no /proc|no seccomp filter (profile=none)");
+}
+
+static void
+test_run_names_what_the_host_and_the_caller_chose (void **state)
+{
+  const CordonCompileOptions setuid = { FALSE, TRUE, FALSE };
+  const char * const env[] = { "CORDON_EXEC_HELPER=/x", "CORDON_KEEPER_HELPER=/y", NULL };
+  g_autofree char *named = degradations_of (*state, strong, &setuid, TRUE, env);
+
+  assert_string_equal (named, "no user namespace (setuid bwrap)|exec helper taken from CORDON_EXEC_HELPER"
+                              "|keeper taken from CORDON_KEEPER_HELPER|not verified (--no-verify)");
+}
+
+static void
+test_run_names_a_fallback_to_the_host_proc (void **state)
+{
+  const CordonCompileOptions probed = { TRUE, FALSE, FALSE };
+  g_autofree char *named = degradations_of (*state, "[namespaces]\nunshare=user;ipc;pid;net\n"
+                                                    "[proc]\nfallback=host-ro\n", &probed, FALSE, NULL);
+
+  assert_string_equal (named, "host /proc");
+}
+
+/* --- the command line's overrides --------------------------------------- */
+
+typedef struct
+{
+  char *text;
+  GPtrArray *recorded;
+} Overrides;
+
+static void
+overrides_clear (Overrides *o)
+{
+  g_free (o->text);
+  g_ptr_array_unref (o->recorded);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Overrides, overrides_clear)
+
+static Overrides
+overrides_of (char **allow,
+              char **set,
+              char **writable,
+              gboolean share_net)
+{
+  CordonRunOptions o = { 0 };
+  Overrides out;
+
+  o.allow_env = allow;
+  o.setenv = set;
+  o.writable = writable;
+  o.share_net = share_net;
+  out.recorded = g_ptr_array_new_with_free_func (g_free);
+  out.text = cordon_run_overrides_text (&o, out.recorded);
+  return out;
+}
+
+static char *
+recorded_line (GPtrArray *recorded)
+{
+  g_ptr_array_add (recorded, NULL);
+  return g_strjoinv ("|", (char **) recorded->pdata);
+}
+
+static void
+test_run_overrides_none_are_no_text (void **state)
+{
+  g_auto(Overrides) o = overrides_of (NULL, NULL, NULL, FALSE);
+
+  assert_string_equal (o.text, "");
+  assert_int_equal (o.recorded->len, 0);
+}
+
+static void
+test_run_overrides_keep_a_section_s_keys_under_one_header (void **state)
+{
+  char *allow[] = { (char *) "LANG", (char *) "LC_*", NULL };
+  char *set[] = { (char *) "A=1", NULL };
+  char *writable[] = { (char *) "/srv/a/../b/", NULL };
+  g_auto(Overrides) o = overrides_of (allow, set, writable, TRUE);
+  g_autofree char *recorded = NULL;
+
+  assert_string_equal (o.text, "[environment]\nallow=LANG;LC_*\nset=A=1\n"
+                               "[filesystem]\nwritable=/srv/b\n[namespaces]\nshare=net\n");
+  recorded = recorded_line (o.recorded);
+  /* A --setenv is recorded by its name only. */
+  assert_string_equal (recorded, "--allow-env LANG|--allow-env LC_*|--setenv A"
+                                 "|--writable /srv/b|--share-net");
+}
+
+/* What the policy parser makes of the text is the value, byte for byte:
+ * separators, escapes, edge spaces and a '$' that must not expand. */
+static void
+test_run_overrides_give_a_setenv_value_literally (void **state)
+{
+  char *set[] = { (char *) "V= a;b\\c$HOME${UID}\t\r\nz ", NULL };
+  g_auto(Overrides) o = overrides_of (NULL, set, NULL, FALSE);
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = cordon_policy_new ("t");
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *items;
+
+  cordon_policy_parse_text (policy, "<command line>", o.text, diags);
+  assert_int_equal (cordon_diagnostics_len (diags), 0);
+  items = cordon_policy_get_list (policy, CORDON_KEY_ENV_SET);
+  assert_int_equal (items->len, 1);
+  cordon_host_facts_scan_policy (((FixtureHost *) *state)->facts, policy);
+  plan = cordon_compile (policy, ((FixtureHost *) *state)->facts, &error);
+  assert_non_null (plan);
+  assert_true (g_ptr_array_find_with_equal_func (plan->envp, "V= a;b\\c$HOME${UID}\t\r\nz ",
+                                                 g_str_equal, NULL));
+  assert_null (strstr (o.text, "HOME}"));
+}
+
+/* --- seconds -------------------------------------------------------------- */
+
+static void
+test_run_seconds_become_milliseconds (void **state)
+{
+  guint64 ms = 7;
+
+  assert_true (cordon_seconds_to_ms (NULL, 5000, &ms));
+  assert_int_equal (ms, 5000);
+  assert_true (cordon_seconds_to_ms ("1.5", 0, &ms));
+  assert_int_equal (ms, 1500);
+  assert_true (cordon_seconds_to_ms ("0", 9, &ms));
+  assert_int_equal (ms, 0);
+  /* Shorter than a millisecond is still a timeout, not none. */
+  assert_true (cordon_seconds_to_ms ("0.0001", 0, &ms));
+  assert_int_equal (ms, 1);
+  assert_true (cordon_seconds_to_ms ("604800", 0, &ms));
+  assert_int_equal (ms, G_GUINT64_CONSTANT (604800000));
+}
+
+static void
+test_run_seconds_refuse_what_is_no_duration (void **state)
+{
+  const char *bad[] = { "", "-1", "abc", "1s", "604801", "nan", "inf", "1 ", NULL };
+  guint64 ms = 7;
+
+  for (guint i = 0; bad[i] != NULL; i++)
+    if (cordon_seconds_to_ms (bad[i], 0, &ms))
+      fail_msg ("'%s' was taken as %" G_GUINT64_FORMAT " ms", bad[i], ms);
+  assert_int_equal (ms, 7);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_run_failure_is_the_stage_s_unless_the_error_names_the_policy_or_usage),
+    cmocka_unit_test (test_run_failure_of_another_domain_is_the_stage_s),
+    cmocka_unit_test (test_run_failure_names_are_the_report_s),
+    cmocka_unit_test_setup_teardown (test_run_names_no_degradation_of_a_strong_policy,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_each_degradation_of_the_policy_in_order,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_no_proc_and_no_filter,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_what_the_host_and_the_caller_chose,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_a_fallback_to_the_host_proc,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test (test_run_overrides_none_are_no_text),
+    cmocka_unit_test (test_run_overrides_keep_a_section_s_keys_under_one_header),
+    cmocka_unit_test_setup_teardown (test_run_overrides_give_a_setenv_value_literally,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test (test_run_seconds_become_milliseconds),
+    cmocka_unit_test (test_run_seconds_refuse_what_is_no_duration),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
