@@ -593,7 +593,7 @@ parse_section (ParseState *st,
   st->section_known = cordon_section_is_known (name);
   if (!st->section_known)
     {
-      hint = did_you_mean (name, cordon_policy_sections);
+      hint = did_you_mean (name, cordon_policy_sections ());
       diag_at (st, CORDON_SEVERITY_ERROR, line, col0 + 1,
                "unknown section [%s]%s", name, hint);
       return;

@@ -2,47 +2,25 @@
 /* policy: the in-memory model of a policy after parsing and merging its
  * includes. Every value keeps the file:line:col it came from, so any later
  * stage (check, compile, explain, verify) can point the author at the line
- * that caused a decision. The set of sections and keys is one table here,
- * shared by the parser (which keys exist), the checker, the man page test
- * and the "did you mean" suggestions. */
+ * that caused a decision. The set of sections and keys is one table
+ * (policy-keys.h), shared by the parser (which keys exist), the checker,
+ * the man page test and the "did you mean" suggestions. */
 #pragma once
 
 #include <glib.h>
 #include "cordon-error.h"
+#include "policy-keys.h"
 
 G_BEGIN_DECLS
 
+#define CORDON_KEY_ENUM(id, ...) CORDON_KEY_##id,
 typedef enum
 {
-  CORDON_KEY_POLICY_DESCRIPTION,
-  CORDON_KEY_POLICY_INCLUDE,
-  CORDON_KEY_ENV_ALLOW,
-  CORDON_KEY_ENV_SET,
-  CORDON_KEY_FS_ROOT,
-  CORDON_KEY_FS_WRITABLE,
-  CORDON_KEY_FS_WRITABLE_TRY,
-  CORDON_KEY_FS_READ_ONLY,
-  CORDON_KEY_FS_READ_ONLY_TRY,
-  CORDON_KEY_FS_TMPFS,
-  CORDON_KEY_SOCKETS_MASK,
-  CORDON_KEY_SOCKETS_MASK_LISTENING,
-  CORDON_KEY_SOCKETS_ALLOW,
-  CORDON_KEY_SECRETS_MASK,
-  CORDON_KEY_NS_UNSHARE,
-  CORDON_KEY_NS_SHARE,
-  CORDON_KEY_NS_NEW_SESSION,
-  CORDON_KEY_NS_DIE_WITH_PARENT,
-  CORDON_KEY_PROC_MODE,
-  CORDON_KEY_PROC_FALLBACK,
-  CORDON_KEY_LIMITS_TIMEOUT,
-  CORDON_KEY_SECCOMP_PROFILE,
-  CORDON_KEY_SECCOMP_ALLOW,
-  CORDON_KEY_SECCOMP_DENY,
-  CORDON_KEY_CAPS_KEEP,
-  CORDON_KEY_IDENTITY_HOST_USER,
+  CORDON_KEYS (CORDON_KEY_ENUM)
   CORDON_KEY_MAX,
   CORDON_KEY_INVALID = -1
 } CordonKey;
+#undef CORDON_KEY_ENUM
 
 typedef enum
 {
@@ -114,11 +92,11 @@ typedef struct
 
 typedef struct _CordonPolicy CordonPolicy;
 
-extern const char * const cordon_policy_sections[];
 const CordonKeyInfo *cordon_key_info (CordonKey key);
 const CordonKeyInfo *cordon_key_lookup (const char *section,
                                         const char *name);
 gboolean cordon_section_is_known (const char *section);
+const char * const *cordon_policy_sections (void);
 
 CordonPolicy *cordon_policy_new (const char *name);
 void cordon_policy_free (CordonPolicy *policy);
