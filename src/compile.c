@@ -108,6 +108,36 @@ add_namespaces (Compiler *c)
       }
 }
 
+/* [namespaces] hostname=: the name a new uts namespace gets, as
+ * sethostname(2) takes one (a host name's letters, at most 64 bytes),
+ * so that bwrap never fails on it once the sandbox is half made. */
+static gboolean
+add_hostname (Compiler *c,
+              GError **error)
+{
+  const CordonItem *it = scalar_item (c, CORDON_KEY_NS_HOSTNAME);
+  gsize len = it != NULL ? strlen (it->text) : 0;
+
+  if (it == NULL)
+    return TRUE;
+  if (len == 0 || len > 64 || it->text[0] == '-' || it->text[0] == '.'
+      || strspn (it->text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") != len)
+    {
+      cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[namespaces] hostname='%s' is no "
+                           "host name: 1 to 64 letters, digits, '-' and '.', not starting with '-' "
+                           "or '.'", it->text);
+      return FALSE;
+    }
+  if (!(c->plan->namespaces & CORDON_NS_UTS))
+    {
+      cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[namespaces] hostname= needs a uts "
+                           "namespace of the sandbox's own: add uts to [namespaces] unshare=");
+      return FALSE;
+    }
+  cordon_plan_add_op (c->plan, CORDON_OP_OPTION, "--hostname", it->text, it, "the sandbox's hostname");
+  return TRUE;
+}
+
 /* [capabilities] keep=: each named capability stays, in order, once. */
 static void
 add_kept_caps (Compiler *c)
@@ -1103,6 +1133,8 @@ cordon_compile_with (const CordonPolicy *policy,
       return NULL;
     }
   add_namespaces (&c);
+  if (!add_hostname (&c, error))
+    return NULL;
   add_session_ops (&c);
   if (!add_root (&c, error))
     return NULL;

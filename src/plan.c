@@ -177,7 +177,7 @@ cordon_op_kind_name (CordonOpKind kind)
   static const char * const names[CORDON_OP_MAX] = {
     "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
     "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir", "helper-bind",
-    "status-fd", "disable-userns", "seccomp",
+    "status-fd", "disable-userns", "seccomp", "option",
   };
 
   g_return_val_if_fail (kind < CORDON_OP_MAX, "?");

@@ -42,6 +42,7 @@ typedef enum
   CORDON_OP_STATUS_FD,        /* bwrap's --json-status-fd, at fd */
   CORDON_OP_DISABLE_USERNS,   /* bwrap's --disable-userns: no user namespace inside */
   CORDON_OP_SECCOMP,          /* the filter, read by bwrap's --seccomp from fd */
+  CORDON_OP_OPTION,           /* src: a bwrap option, dest: its argument or NULL */
   CORDON_OP_MAX
 } CordonOpKind;
 

@@ -53,6 +53,8 @@
      "detach from the caller's terminal session") \
   K (NS_DIE_WITH_PARENT, "namespaces", "die-with-parent", FALSE, BOOL, NULL, TRUE, 0, \
      "kill the sandbox when cordon dies") \
+  K (NS_HOSTNAME, "namespaces", "hostname", FALSE, STRING, NULL, 0, 0, \
+     "the sandbox's hostname (its uts namespace is new)") \
   K (PROC_MODE, "proc", "mode", FALSE, ENUM, CORDON_WORDS ("private", "host-ro", "none"), \
      CORDON_PROC_PRIVATE, 0, "which /proc the sandbox sees") \
   K (PROC_FALLBACK, "proc", "fallback", FALSE, ENUM, CORDON_WORDS ("refuse", "host-ro", "none"), \

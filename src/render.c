@@ -51,6 +51,7 @@ static const struct
   [CORDON_OP_STATUS_FD] = { "--json-status-fd", ARGS_FD },
   [CORDON_OP_DISABLE_USERNS] = { "--disable-userns", ARGS_NONE },
   [CORDON_OP_SECCOMP] = { "--seccomp", ARGS_FD },
+  [CORDON_OP_OPTION] = { NULL, ARGS_SRC },
 };
 
 static void
@@ -64,7 +65,7 @@ render_op (CordonBwrapArgv *argv,
   args = op_spelling[op->kind].args;
   if (op->kind == CORDON_OP_UNSHARE)
     cordon_bwrap_argv_take (argv, index, g_strconcat ("--unshare-", cordon_namespace_name (op->ns), NULL));
-  else
+  else if (op_spelling[op->kind].flag != NULL)
     cordon_bwrap_argv_add (argv, index, op_spelling[op->kind].flag);
   if (op->kind == CORDON_OP_CAP_DROP_ALL)
     cordon_bwrap_argv_add (argv, index, "ALL");
@@ -74,6 +75,9 @@ render_op (CordonBwrapArgv *argv,
     cordon_bwrap_argv_add (argv, index, op->dest);
   if (args == ARGS_FD)
     cordon_bwrap_argv_take (argv, index, g_strdup_printf ("%d", op->fd));
+  /* An option of bwrap's that needs no spelling of its own. */
+  if (op->kind == CORDON_OP_OPTION && op->dest != NULL)
+    cordon_bwrap_argv_add (argv, index, op->dest);
   /* An empty directory, read-only: what a mask of one is. */
   if (op->kind == CORDON_OP_MASK_DIR)
     cordon_bwrap_argv_add_many (argv, index, "--remount-ro", op->dest, NULL);

@@ -160,7 +160,8 @@ assert_mount_order (const CordonPlan *plan)
       if (op->kind == CORDON_OP_UNSHARE || op->kind == CORDON_OP_NEW_SESSION
           || op->kind == CORDON_OP_DIE_WITH_PARENT || op->kind == CORDON_OP_CAP_DROP_ALL
           || op->kind == CORDON_OP_CHDIR || op->kind == CORDON_OP_STATUS_FD
-          || op->kind == CORDON_OP_DISABLE_USERNS || op->kind == CORDON_OP_SECCOMP)
+          || op->kind == CORDON_OP_DISABLE_USERNS || op->kind == CORDON_OP_SECCOMP
+          || op->kind == CORDON_OP_OPTION)
         continue;
       /* The one mount after the masks: in the fresh /dev, where no mask
        * of a host path can lie. */
@@ -1368,6 +1369,59 @@ test_compile_names_the_fds_bwrap_reads_and_the_helper (void **state)
   assert_string_equal (((CordonOp *) g_ptr_array_index (with->ops, helper))->src, "/opt/cordon/cordon-exec");
 }
 
+/* [namespaces] hostname=: one op, bwrap's --hostname, beside its rule. */
+static void
+test_compile_gives_the_sandbox_its_hostname (void **state)
+{
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[namespaces]\nunshare=user;uts\n"
+                                                           "hostname=sandbox-1.example\n");
+  g_autoptr(CordonBwrapArgv) argv = cordon_render_argv (plan);
+  gint i = find_op (plan, CORDON_OP_OPTION, "sandbox-1.example");
+  const CordonOp *op;
+  gboolean seen = FALSE;
+
+  assert_true (i >= 0);
+  op = g_ptr_array_index (plan->ops, i);
+  assert_string_equal (op->src, "--hostname");
+  assert_int_equal (op->key, CORDON_KEY_NS_HOSTNAME);
+  assert_int_equal (op->rule.line, 3);
+  for (guint j = 0; j + 1 < cordon_bwrap_argv_len (argv); j++)
+    seen = seen || (g_str_equal (cordon_bwrap_argv_get (argv, j), "--hostname")
+                    && g_str_equal (cordon_bwrap_argv_get (argv, j + 1), "sandbox-1.example"));
+  assert_true (seen);
+}
+
+static void
+test_compile_refuses_a_hostname_it_cannot_give (void **state)
+{
+  const char *bad[] = { "", "-x", ".x", "a b", "a/b", "a;b",
+                        "x2345678901234567890123456789012345678901234567890123456789012345", NULL };
+
+  for (guint i = 0; bad[i] != NULL; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("[namespaces]\nunshare=uts\nhostname=%s\n", bad[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CordonPlan) plan = fixture_compile_text (*state, text, &error);
+
+      if (plan != NULL)
+        fail_msg ("hostname '%s' was taken", bad[i]);
+      assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
+      assert_non_null (strstr (error->message, ":3:10: "));
+    }
+}
+
+static void
+test_compile_refuses_a_hostname_without_a_uts_namespace (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = fixture_compile_text (*state, "[namespaces]\nunshare=user;uts\n"
+                                                             "share=uts\nhostname=box\n", &error);
+
+  assert_null (plan);
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
+  assert_non_null (strstr (error->message, "add uts to [namespaces] unshare="));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
@@ -1453,6 +1507,9 @@ main (void)
     T (test_compile_keeps_a_private_proc_where_the_fallback_is_refuse),
     T (test_compile_asks_bwrap_to_disable_user_namespaces_where_it_can),
     T (test_compile_names_the_fds_bwrap_reads_and_the_helper),
+    T (test_compile_gives_the_sandbox_its_hostname),
+    T (test_compile_refuses_a_hostname_it_cannot_give),
+    T (test_compile_refuses_a_hostname_without_a_uts_namespace),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
