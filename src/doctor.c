@@ -68,11 +68,9 @@ static void
 check_bwrap (GPtrArray *out,
              const char *bwrap)
 {
-  const char *argv[] = { bwrap, "--version", NULL };
   g_autofree char *version = NULL;
   gboolean setuid = cordon_host_bwrap_is_setuid (bwrap);
   struct stat st;
-  int status = 0;
 
   if (stat (bwrap, &st) != 0 || access (bwrap, X_OK) != 0)
     {
@@ -80,9 +78,7 @@ check_bwrap (GPtrArray *out,
            "install the bubblewrap package (or name another with --bwrap or CORDON_BWRAP)");
       return;
     }
-  if (g_spawn_sync (NULL, (char **) argv, (char *[]) { (char *) "PATH=/usr/bin:/bin", NULL },
-                    G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &version, NULL, &status, NULL))
-    g_strstrip (version);
+  version = cordon_host_bwrap_version (bwrap);
   add (out, "bwrap", g_strdup_printf ("%s (%s)", bwrap, version != NULL ? version : "version unknown"),
        TRUE, NULL);
   /* A setuid bwrap refuses several options (--cap-add for a non-root

@@ -770,6 +770,23 @@ cordon_host_bwrap_is_setuid (const char *bwrap_path)
   return stat (bwrap_path, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0;
 }
 
+/* What `bwrap --version` says ("bubblewrap 0.8.0"), or NULL. It costs
+ * a process: doctor asks, a run does not. */
+char *
+cordon_host_bwrap_version (const char *bwrap_path)
+{
+  const char *argv[] = { bwrap_path, "--version", NULL };
+  char *version = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, (char *[]) { (char *) "PATH=/usr/bin:/bin", NULL },
+                     G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &version, NULL, &status, NULL))
+    return NULL;
+  if (!g_spawn_check_wait_status (status, NULL))
+    return g_free (version), NULL;
+  return g_strstrip (version);
+}
+
 /* A helper program (cordon-exec, cordon-keeper): beside the cordon
  * binary (an uninstalled build), else the installed libexec dir.
  * `env_override`, when set to an absolute path of an executable,

@@ -113,6 +113,7 @@ char *cordon_host_facts_find_helper (const char *name,
                                      const char *env_override,
                                      GError **error);
 gboolean cordon_host_bwrap_is_setuid (const char *bwrap_path);
+char *cordon_host_bwrap_version (const char *bwrap_path);
 
 extern const char * const cordon_minimal_root_entries[];
 

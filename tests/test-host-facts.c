@@ -395,6 +395,21 @@ test_host_facts_names_every_path_kind (void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
+/* The version bwrap gives of itself; none for what is no bwrap. */
+static void
+test_host_facts_reads_the_version_of_bwrap (void **state)
+{
+  g_autofree char *version = cordon_host_bwrap_version ("/usr/bin/bwrap");
+  g_autofree char *missing = cordon_host_bwrap_version ("/nonexistent/bwrap");
+  g_autofree char *failing = cordon_host_bwrap_version ("/bin/false");
+
+  assert_non_null (version);
+  assert_true (g_str_has_prefix (version, "bubblewrap "));
+  assert_null (strchr (version, '\n'));
+  assert_null (missing);
+  assert_null (failing);
+}
+
 int
 main (void)
 {
@@ -430,6 +445,7 @@ main (void)
     T (test_host_facts_scan_covers_the_entries_of_a_minimal_root),
     cmocka_unit_test (test_host_facts_scan_stats_nothing_for_an_unset_variable),
     cmocka_unit_test (test_host_facts_names_every_path_kind),
+    cmocka_unit_test (test_host_facts_reads_the_version_of_bwrap),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
