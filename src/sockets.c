@@ -1,97 +1,39 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sockets: the socket catalog (data/sockets.catalog) and the variables
  * that locate a socket. A read-only bind does not stop connect(), so each
- * of these is masked, not merely made read-only. */
+ * of these is masked, not merely made read-only. The catalog names, for
+ * each variable, the decoder that reads its value as a path; the decoders
+ * are the table below, so a new socket is one catalog entry. */
 #include "config.h"
 
 #include <string.h>
 
 #include "cordon-resources.h"
+#include "env-filter.h"
 #include "path-util.h"
 #include "sockets.h"
 
 #define CATALOG_RESOURCE "/org/cordon/data/sockets.catalog"
 
-static GPtrArray *catalog;   /* CordonSocketEntry*, sorted by name; never freed */
+/* A variable's value -> the raw socket path it names, or NULL for a form
+ * that names no file (TCP, abstract, a relative path). The value is
+ * neither NULL nor empty. */
+typedef char *(*SocketDecodeFunc) (const char *value,
+                                   const char *xdg_runtime_dir);
 
-static char **
-catalog_list (GKeyFile *kf,
-              const char *group,
-              const char *key)
+typedef struct
 {
-  char **list = g_key_file_get_string_list (kf, group, key, NULL, NULL);
+  const char *name;          /* as written after the ':' of env= */
+  SocketDecodeFunc decode;
+} SocketDecoder;
 
-  return list != NULL ? list : g_new0 (char *, 1);
-}
-
-/* The catalog is data (data/sockets.catalog), embedded in the binary and
- * parsed once. Its text is part of cordon, not of the host, so reading it
- * keeps parse and compile pure. A broken embedded catalog is a build
- * error, caught by the unit tests. */
-static GPtrArray *
-load_catalog (void)
+typedef struct
 {
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), CATALOG_RESOURCE,
-                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-  g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_auto(GStrv) groups = NULL;
-  GPtrArray *entries = g_ptr_array_new ();
+  GPtrArray *entries;        /* CordonSocketEntry*, in the file's order */
+  GHashTable *decoders;      /* variable -> const SocketDecoder* */
+} SocketCatalog;
 
-  if (bytes == NULL
-      || !g_key_file_load_from_bytes (kf, bytes, G_KEY_FILE_NONE, NULL))
-    return entries;
-  groups = g_key_file_get_groups (kf, NULL);
-  for (guint i = 0; groups[i] != NULL; i++)
-    {
-      CordonSocketEntry *e = g_new0 (CordonSocketEntry, 1);
-
-      e->name = g_strdup (groups[i]);
-      e->paths = (const char * const *) catalog_list (kf, groups[i], "paths");
-      e->env = (const char * const *) catalog_list (kf, groups[i], "env");
-      e->authority = g_key_file_get_string (kf, groups[i], "authority", NULL);
-      g_ptr_array_add (entries, e);
-    }
-  return entries;
-}
-
-static GPtrArray *
-get_catalog (void)
-{
-  static gsize once = 0;
-
-  if (g_once_init_enter (&once))
-    {
-      catalog = load_catalog ();
-      g_once_init_leave (&once, 1);
-    }
-  return catalog;
-}
-
-const CordonSocketEntry *
-cordon_socket_catalog_lookup (const char *name)
-{
-  GPtrArray *entries = get_catalog ();
-
-  for (guint i = 0; i < entries->len; i++)
-    if (g_str_equal (((CordonSocketEntry *) g_ptr_array_index (entries, i))->name, name))
-      return g_ptr_array_index (entries, i);
-  return NULL;
-}
-
-const CordonSocketEntry *
-cordon_socket_catalog_get (guint i)
-{
-  GPtrArray *entries = get_catalog ();
-
-  g_return_val_if_fail (i < entries->len, NULL);
-  return g_ptr_array_index (entries, i);
-}
-
-guint
-cordon_socket_catalog_len (void)
-{
-  return get_catalog ()->len;
-}
+static SocketCatalog *catalog;   /* never freed */
 
 static char *
 absolute_path (const char *p)
@@ -99,10 +41,28 @@ absolute_path (const char *p)
   return p != NULL && p[0] == '/' ? g_strdup (p) : NULL;
 }
 
+/* SSH_AUTH_SOCK: the value is the path. */
+static char *
+decode_path (const char *value,
+             const char *xdg_runtime_dir)
+{
+  return absolute_path (value);
+}
+
+/* DOCKER_HOST, CONTAINER_HOST: "unix://PATH"; tcp://, ssh:// and the
+ * others reach no file. */
+static char *
+decode_docker_host_url (const char *value,
+                        const char *xdg_runtime_dir)
+{
+  return g_str_has_prefix (value, "unix://") ? absolute_path (value + strlen ("unix://")) : NULL;
+}
+
 /* The first "unix:path=" of a D-Bus address list; abstract and TCP
  * addresses have no file to mask (the network namespace hides them). */
 static char *
-dbus_path (const char *value)
+decode_dbus_address (const char *value,
+                     const char *xdg_runtime_dir)
 {
   g_auto(GStrv) addrs = g_strsplit (value, ";", -1);
 
@@ -122,7 +82,8 @@ dbus_path (const char *value)
 
 /* ":0", ":0.1", "unix:0" -> /tmp/.X11-unix/X0; "host:0" is TCP. */
 static char *
-x11_path (const char *value)
+decode_x11_display (const char *value,
+                    const char *xdg_runtime_dir)
 {
   const char *colon = strrchr (value, ':');
   const char *digits;
@@ -137,52 +98,213 @@ x11_path (const char *value)
   return g_strdup_printf ("/tmp/.X11-unix/X%.*s", (int) n, digits);
 }
 
+/* An absolute path, or a name in $XDG_RUNTIME_DIR. */
 static char *
-raw_path_from_env (const char *name,
-                   const char *value,
-                   const char *xdg_runtime_dir)
+decode_wayland_display (const char *value,
+                        const char *xdg_runtime_dir)
 {
-  if (value == NULL || value[0] == '\0')
+  if (value[0] == '/')
+    return g_strdup (value);
+  if (xdg_runtime_dir == NULL || strchr (value, '/') != NULL)
     return NULL;
-  if (g_str_equal (name, "SSH_AUTH_SOCK"))
-    return absolute_path (value);
-  if (g_str_equal (name, "DOCKER_HOST") || g_str_equal (name, "CONTAINER_HOST"))
-    return g_str_has_prefix (value, "unix://") ? absolute_path (value + strlen ("unix://")) : NULL;
-  if (g_str_has_prefix (name, "DBUS_") && g_str_has_suffix (name, "_BUS_ADDRESS"))
-    return dbus_path (value);
-  if (g_str_equal (name, "DISPLAY"))
-    return x11_path (value);
-  if (g_str_equal (name, "PULSE_SERVER"))
-    return absolute_path (g_str_has_prefix (value, "unix:") ? value + strlen ("unix:") : value);
-  if (g_str_equal (name, "WAYLAND_DISPLAY"))
-    {
-      if (value[0] == '/')
-        return g_strdup (value);
-      if (xdg_runtime_dir == NULL || strchr (value, '/') != NULL)
-        return NULL;
-      return g_build_filename (xdg_runtime_dir, value, NULL);
-    }
-  if (g_str_equal (name, "GPG_AGENT_INFO"))
-    {
-      g_auto(GStrv) parts = g_strsplit (value, ":", 2);
+  return g_build_filename (xdg_runtime_dir, value, NULL);
+}
 
-      return absolute_path (parts[0]);
-    }
+/* "unix:PATH" or "PATH". */
+static char *
+decode_pulse_server (const char *value,
+                     const char *xdg_runtime_dir)
+{
+  return absolute_path (g_str_has_prefix (value, "unix:") ? value + strlen ("unix:") : value);
+}
+
+/* "PATH:PID:PROTOCOL". */
+static char *
+decode_gpg_agent_info (const char *value,
+                       const char *xdg_runtime_dir)
+{
+  g_auto(GStrv) parts = g_strsplit (value, ":", 2);
+
+  return absolute_path (parts[0]);
+}
+
+static const SocketDecoder decoders[] = {
+  { "path", decode_path },
+  { "docker-host-url", decode_docker_host_url },
+  { "dbus-address", decode_dbus_address },
+  { "x11-display", decode_x11_display },
+  { "wayland-display", decode_wayland_display },
+  { "pulse-server", decode_pulse_server },
+  { "gpg-agent-info", decode_gpg_agent_info },
+};
+
+static const SocketDecoder *
+find_decoder (const char *name)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (decoders); i++)
+    if (g_str_equal (decoders[i].name, name))
+      return &decoders[i];
   return NULL;
 }
 
+/* One "VARIABLE:DECODER" item of env=. A variable read two ways would
+ * mask one socket and pass the other, so it has one decoder wherever the
+ * catalog names it. */
+static gboolean
+add_env_item (SocketCatalog *cat,
+              const char *item,
+              GStrvBuilder *vars)
+{
+  const char *colon = strchr (item, ':');
+  g_autofree char *var = colon != NULL ? g_strndup (item, colon - item) : NULL;
+  const SocketDecoder *decoder = colon != NULL ? find_decoder (colon + 1) : NULL;
+  const SocketDecoder *known;
+
+  if (var == NULL || !cordon_env_name_is_valid (var) || decoder == NULL)
+    return FALSE;
+  known = g_hash_table_lookup (cat->decoders, var);
+  if (known != NULL && known != decoder)
+    return FALSE;
+  g_hash_table_insert (cat->decoders, g_strdup (var), (gpointer) decoder);
+  g_strv_builder_add (vars, var);
+  return TRUE;
+}
+
+static void
+socket_entry_free (gpointer p)
+{
+  CordonSocketEntry *e = p;
+
+  g_free (e->name);
+  g_strfreev ((char **) e->paths);
+  g_strfreev ((char **) e->env);
+  g_free (e->authority);
+  g_free (e);
+}
+
+static char **
+catalog_list (GKeyFile *kf,
+              const char *group,
+              const char *key)
+{
+  char **list = g_key_file_get_string_list (kf, group, key, NULL, NULL);
+
+  return list != NULL ? list : g_new0 (char *, 1);
+}
+
+static gboolean
+add_entry (SocketCatalog *cat,
+           GKeyFile *kf,
+           const char *group)
+{
+  g_auto(GStrv) env = catalog_list (kf, group, "env");
+  g_autoptr(GStrvBuilder) vars = g_strv_builder_new ();
+  CordonSocketEntry *e;
+
+  for (guint i = 0; env[i] != NULL; i++)
+    if (!add_env_item (cat, env[i], vars))
+      {
+        g_debug ("socket catalog [%s]: env item '%s' is not VARIABLE:DECODER "
+                 "with a known decoder and one decoder per variable", group, env[i]);
+        return FALSE;
+      }
+  e = g_new0 (CordonSocketEntry, 1);
+  e->name = g_strdup (group);
+  e->paths = (const char * const *) catalog_list (kf, group, "paths");
+  e->env = (const char * const *) g_strv_builder_end (vars);
+  e->authority = g_key_file_get_string (kf, group, "authority", NULL);
+  g_ptr_array_add (cat->entries, e);
+  return TRUE;
+}
+
+/* The catalog is data (data/sockets.catalog), embedded in the binary and
+ * parsed once. Its text is part of cordon, not of the host, so reading it
+ * keeps parse and compile pure. A broken embedded catalog is a build
+ * error, caught by the unit tests: it loads as an empty catalog (every
+ * @name unknown, so no policy that names one runs), never as a catalog
+ * with an entry or a variable missing. */
+static SocketCatalog *
+load_catalog (void)
+{
+  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), CATALOG_RESOURCE,
+                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_auto(GStrv) groups = NULL;
+  SocketCatalog *cat = g_new0 (SocketCatalog, 1);
+
+  cat->entries = g_ptr_array_new_with_free_func (socket_entry_free);
+  cat->decoders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (bytes == NULL
+      || !g_key_file_load_from_bytes (kf, bytes, G_KEY_FILE_NONE, NULL))
+    return cat;
+  groups = g_key_file_get_groups (kf, NULL);
+  for (guint i = 0; groups[i] != NULL; i++)
+    if (!add_entry (cat, kf, groups[i]))
+      {
+        g_ptr_array_set_size (cat->entries, 0);
+        g_hash_table_remove_all (cat->decoders);
+        break;
+      }
+  return cat;
+}
+
+static SocketCatalog *
+get_catalog (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once))
+    {
+      catalog = load_catalog ();
+      g_once_init_leave (&once, 1);
+    }
+  return catalog;
+}
+
+const CordonSocketEntry *
+cordon_socket_catalog_lookup (const char *name)
+{
+  GPtrArray *entries = get_catalog ()->entries;
+
+  for (guint i = 0; i < entries->len; i++)
+    if (g_str_equal (((CordonSocketEntry *) g_ptr_array_index (entries, i))->name, name))
+      return g_ptr_array_index (entries, i);
+  return NULL;
+}
+
+const CordonSocketEntry *
+cordon_socket_catalog_get (guint i)
+{
+  GPtrArray *entries = get_catalog ()->entries;
+
+  g_return_val_if_fail (i < entries->len, NULL);
+  return g_ptr_array_index (entries, i);
+}
+
+guint
+cordon_socket_catalog_len (void)
+{
+  return get_catalog ()->entries->len;
+}
+
 /* The socket path a variable names, normalized, or NULL when it names
- * none (unset form, TCP, abstract) or one with a ".." left in it. Pure:
- * the variable's value comes from host facts. The value is never stored
- * anywhere but in the plan's mask. */
+ * none (unset form, TCP, abstract), one with a ".." left in it, or when
+ * no catalog entry names the variable. Pure: the variable's value comes
+ * from host facts. The value is never stored anywhere but in the plan's
+ * mask. */
 char *
 cordon_socket_path_from_env (const char *name,
                              const char *value,
                              const char *xdg_runtime_dir)
 {
-  g_autofree char *raw = raw_path_from_env (name, value, xdg_runtime_dir);
-  char *path = raw != NULL ? cordon_path_normalize (raw) : NULL;
+  const SocketDecoder *decoder = g_hash_table_lookup (get_catalog ()->decoders, name);
+  g_autofree char *raw = NULL;
+  char *path;
 
+  if (decoder == NULL || value == NULL || value[0] == '\0')
+    return NULL;
+  raw = decoder->decode (value, xdg_runtime_dir);
+  path = raw != NULL ? cordon_path_normalize (raw) : NULL;
   if (path != NULL && cordon_path_has_dotdot (path))
     g_clear_pointer (&path, g_free);
   return path;

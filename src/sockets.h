@@ -13,7 +13,8 @@ typedef struct
 {
   char *name;
   const char * const *paths;  /* absolute globs, ${VARS} allowed */
-  const char * const *env;    /* variables that locate it (may be empty) */
+  const char * const *env;    /* variables that locate it (may be empty);
+                               * the catalog names each one's decoder */
   char *authority;            /* one line: what reaching it grants */
 } CordonSocketEntry;
 
