@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-sockets: the socket catalog and the decoders that read a variable
+ * (DBUS_SESSION_BUS_ADDRESS, DISPLAY, WAYLAND_DISPLAY, DOCKER_HOST,
+ * SSH_AUTH_SOCK, ...) as the path of the socket it points clients at.
+ * A path decoded wrong is a socket the sandbox can still connect to: the
+ * mask lands elsewhere and the variable that names the socket is passed
+ * into the sandbox. Each case goes through the catalog, so it also checks
+ * that the variable is read with the decoder the catalog names. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <gio/gio.h>
+
+#include "cordon-resources.h"
+#include "sockets.h"
+
+#define RUNTIME_DIR "/run/user/1000"
+
+/* The path `var`=`value` locates, with $XDG_RUNTIME_DIR at `runtime_dir`;
+ * NULL `expected` means none. */
+static void
+assert_locates_in (const char *var,
+                   const char *value,
+                   const char *runtime_dir,
+                   const char *expected)
+{
+  g_autofree char *path = cordon_socket_path_from_env (var, value, runtime_dir);
+  const char *shown = value != NULL ? value : "(unset)";
+
+  if (expected == NULL)
+    {
+      if (path != NULL)
+        fail_msg ("%s=%s located %s; expected nothing", var, shown, path);
+      return;
+    }
+  if (path == NULL)
+    fail_msg ("%s=%s located nothing; expected %s", var, shown, expected);
+  assert_string_equal (path, expected);
+}
+
+static void
+assert_locates (const char *var,
+                const char *value,
+                const char *expected)
+{
+  assert_locates_in (var, value, RUNTIME_DIR, expected);
+}
+
+/* --- the catalog -------------------------------------------------------- */
+
+/* An entry the loader refuses (a bad env= item) empties the catalog:
+ * every group of the embedded file must come back as an entry. */
+static void
+test_catalog_loads_every_entry_of_the_embedded_file (void **state)
+{
+  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (),
+                                                    "/org/cordon/data/sockets.catalog",
+                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_auto(GStrv) groups = NULL;
+
+  assert_non_null (bytes);
+  assert_true (g_key_file_load_from_bytes (kf, bytes, G_KEY_FILE_NONE, NULL));
+  groups = g_key_file_get_groups (kf, NULL);
+  assert_true (g_strv_length (groups) > 0);
+  assert_int_equal (cordon_socket_catalog_len (), g_strv_length (groups));
+  for (guint i = 0; groups[i] != NULL; i++)
+    assert_string_equal (cordon_socket_catalog_get (i)->name, groups[i]);
+}
+
+static void
+test_catalog_entry_lists_its_variables_by_name (void **state)
+{
+  const CordonSocketEntry *dbus = cordon_socket_catalog_lookup ("dbus");
+
+  assert_non_null (dbus);
+  assert_int_equal (g_strv_length ((char **) dbus->env), 2);
+  assert_string_equal (dbus->env[0], "DBUS_SESSION_BUS_ADDRESS");
+  assert_string_equal (dbus->env[1], "DBUS_SYSTEM_BUS_ADDRESS");
+}
+
+static void
+test_catalog_entry_without_env_has_an_empty_list (void **state)
+{
+  const CordonSocketEntry *avahi = cordon_socket_catalog_lookup ("avahi");
+
+  assert_non_null (avahi);
+  assert_non_null (avahi->env);
+  assert_null (avahi->env[0]);
+}
+
+static void
+test_a_variable_no_entry_names_locates_nothing (void **state)
+{
+  assert_locates ("HOME", "/home/alice", NULL);
+  assert_locates ("XDG_RUNTIME_DIR", RUNTIME_DIR, NULL);
+}
+
+static void
+test_an_unset_variable_locates_nothing (void **state)
+{
+  assert_locates ("SSH_AUTH_SOCK", NULL, NULL);
+}
+
+/* Joined to $XDG_RUNTIME_DIR, an empty name would be the directory. */
+static void
+test_an_empty_variable_locates_nothing (void **state)
+{
+  assert_locates ("WAYLAND_DISPLAY", "", NULL);
+}
+
+/* --- DBUS_SESSION_BUS_ADDRESS, DBUS_SYSTEM_BUS_ADDRESS ------------------ */
+
+static void
+test_dbus_unix_path_is_located (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/1000/bus", "/run/user/1000/bus");
+}
+
+static void
+test_dbus_system_bus_address_is_read_the_same_way (void **state)
+{
+  assert_locates ("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/run/dbus/system_bus_socket",
+                  "/run/dbus/system_bus_socket");
+}
+
+static void
+test_dbus_guid_after_the_path_is_ignored (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/dbus-x,guid=0123456789abcdef",
+                  "/tmp/dbus-x");
+}
+
+static void
+test_dbus_guid_before_the_path_is_skipped (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:guid=0123456789abcdef,path=/tmp/dbus-x",
+                  "/tmp/dbus-x");
+}
+
+static void
+test_dbus_abstract_address_names_no_file (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:abstract=/tmp/dbus-x,guid=01", NULL);
+}
+
+static void
+test_dbus_tcp_address_names_no_file (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "tcp:host=localhost,port=4711", NULL);
+}
+
+static void
+test_dbus_unixexec_path_is_a_program_not_a_socket (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unixexec:path=/usr/bin/dbus-bridge", NULL);
+}
+
+static void
+test_dbus_path_after_a_tcp_address_is_located (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "tcp:host=localhost,port=4711;unix:path=/run/bus",
+                  "/run/bus");
+}
+
+static void
+test_dbus_path_after_an_abstract_address_is_located (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:abstract=/tmp/x;unix:path=/run/bus",
+                  "/run/bus");
+}
+
+static void
+test_dbus_path_is_normalized (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=//run//user/./1000/bus/",
+                  "/run/user/1000/bus");
+}
+
+static void
+test_dbus_relative_or_empty_path_locates_nothing (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=bus", NULL);
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=", NULL);
+}
+
+static void
+test_dbus_path_with_dotdot_locates_nothing (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/user/../../etc/bus", NULL);
+}
+
+static void
+test_dbus_garbage_locates_nothing (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "garbage", NULL);
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:", NULL);
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", ";;", NULL);
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "path=/run/bus", NULL);
+}
+
+/* --- DISPLAY ------------------------------------------------------------ */
+
+static void
+test_display_colon_number_is_the_x11_socket (void **state)
+{
+  assert_locates ("DISPLAY", ":0", "/tmp/.X11-unix/X0");
+  assert_locates ("DISPLAY", ":12", "/tmp/.X11-unix/X12");
+}
+
+static void
+test_display_screen_number_is_dropped (void **state)
+{
+  assert_locates ("DISPLAY", ":1.0", "/tmp/.X11-unix/X1");
+}
+
+static void
+test_display_unix_host_is_the_x11_socket (void **state)
+{
+  assert_locates ("DISPLAY", "unix:3", "/tmp/.X11-unix/X3");
+}
+
+static void
+test_display_with_a_host_is_tcp (void **state)
+{
+  assert_locates ("DISPLAY", "host:0", NULL);
+  assert_locates ("DISPLAY", "localhost:10.0", NULL);
+}
+
+static void
+test_display_garbage_locates_nothing (void **state)
+{
+  assert_locates ("DISPLAY", ":", NULL);
+  assert_locates ("DISPLAY", ":x", NULL);
+  assert_locates ("DISPLAY", "0", NULL);
+  assert_locates ("DISPLAY", "garbage", NULL);
+}
+
+/* --- WAYLAND_DISPLAY ---------------------------------------------------- */
+
+static void
+test_wayland_name_is_in_the_runtime_dir (void **state)
+{
+  assert_locates ("WAYLAND_DISPLAY", "wayland-0", RUNTIME_DIR "/wayland-0");
+}
+
+static void
+test_wayland_path_in_an_unnormalized_runtime_dir_is_normalized (void **state)
+{
+  assert_locates_in ("WAYLAND_DISPLAY", "wayland-1", "/run//user/1000/", RUNTIME_DIR "/wayland-1");
+}
+
+static void
+test_wayland_name_without_a_runtime_dir_locates_nothing (void **state)
+{
+  assert_locates_in ("WAYLAND_DISPLAY", "wayland-0", NULL, NULL);
+}
+
+static void
+test_wayland_absolute_path_is_itself (void **state)
+{
+  assert_locates ("WAYLAND_DISPLAY", "/tmp/compositor/wayland-9", "/tmp/compositor/wayland-9");
+  assert_locates_in ("WAYLAND_DISPLAY", "/tmp/compositor/wayland-9", NULL,
+                     "/tmp/compositor/wayland-9");
+}
+
+/* --- DOCKER_HOST, CONTAINER_HOST ---------------------------------------- */
+
+static void
+test_docker_host_unix_url_is_its_path (void **state)
+{
+  assert_locates ("DOCKER_HOST", "unix:///run/docker.sock", "/run/docker.sock");
+  assert_locates ("DOCKER_HOST", "unix:///run/user/1000/docker.sock", "/run/user/1000/docker.sock");
+}
+
+/* The Docker client dials "unix://docker.sock" relative to its working
+ * directory, which cordon cannot know. */
+static void
+test_docker_host_relative_unix_url_locates_nothing (void **state)
+{
+  assert_locates ("DOCKER_HOST", "unix://docker.sock", NULL);
+  assert_locates ("DOCKER_HOST", "unix://", NULL);
+}
+
+static void
+test_docker_host_tcp_and_ssh_urls_name_no_file (void **state)
+{
+  assert_locates ("DOCKER_HOST", "tcp://127.0.0.1:2375", NULL);
+  assert_locates ("DOCKER_HOST", "ssh://alice@build.example", NULL);
+}
+
+static void
+test_docker_host_without_a_scheme_locates_nothing (void **state)
+{
+  assert_locates ("DOCKER_HOST", "/run/docker.sock", NULL);
+  assert_locates ("DOCKER_HOST", "unix:/run/docker.sock", NULL);
+}
+
+static void
+test_docker_host_path_with_dotdot_locates_nothing (void **state)
+{
+  assert_locates ("DOCKER_HOST", "unix:///run/../etc/docker.sock", NULL);
+}
+
+static void
+test_container_host_unix_url_is_its_path (void **state)
+{
+  assert_locates ("CONTAINER_HOST", "unix:///run/podman/podman.sock", "/run/podman/podman.sock");
+  assert_locates ("CONTAINER_HOST", "tcp://localhost:8888", NULL);
+}
+
+/* --- SSH_AUTH_SOCK ------------------------------------------------------ */
+
+static void
+test_ssh_auth_sock_is_its_value (void **state)
+{
+  assert_locates ("SSH_AUTH_SOCK", "/tmp/ssh-XXXXabcd/agent.4242", "/tmp/ssh-XXXXabcd/agent.4242");
+}
+
+static void
+test_ssh_auth_sock_is_normalized (void **state)
+{
+  assert_locates ("SSH_AUTH_SOCK", "/run/user/1000//keyring/./ssh", "/run/user/1000/keyring/ssh");
+}
+
+static void
+test_ssh_auth_sock_relative_locates_nothing (void **state)
+{
+  assert_locates ("SSH_AUTH_SOCK", "agent.sock", NULL);
+}
+
+static void
+test_ssh_auth_sock_with_dotdot_locates_nothing (void **state)
+{
+  assert_locates ("SSH_AUTH_SOCK", "/tmp/ssh-x/../agent", NULL);
+}
+
+/* --- PULSE_SERVER, GPG_AGENT_INFO --------------------------------------- */
+
+static void
+test_pulse_server_unix_or_plain_path_is_located (void **state)
+{
+  assert_locates ("PULSE_SERVER", "unix:/run/user/1000/pulse/native", "/run/user/1000/pulse/native");
+  assert_locates ("PULSE_SERVER", "/run/user/1000/pulse/native", "/run/user/1000/pulse/native");
+}
+
+static void
+test_pulse_server_tcp_or_host_names_no_file (void **state)
+{
+  assert_locates ("PULSE_SERVER", "tcp:localhost:4713", NULL);
+  assert_locates ("PULSE_SERVER", "soundbox", NULL);
+}
+
+static void
+test_gpg_agent_info_is_the_part_before_the_pid (void **state)
+{
+  assert_locates ("GPG_AGENT_INFO", "/run/user/1000/gnupg/S.gpg-agent:4242:1",
+                  "/run/user/1000/gnupg/S.gpg-agent");
+  assert_locates ("GPG_AGENT_INFO", "S.gpg-agent:4242:1", NULL);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_catalog_loads_every_entry_of_the_embedded_file),
+    cmocka_unit_test (test_catalog_entry_lists_its_variables_by_name),
+    cmocka_unit_test (test_catalog_entry_without_env_has_an_empty_list),
+    cmocka_unit_test (test_a_variable_no_entry_names_locates_nothing),
+    cmocka_unit_test (test_an_unset_variable_locates_nothing),
+    cmocka_unit_test (test_an_empty_variable_locates_nothing),
+    cmocka_unit_test (test_dbus_unix_path_is_located),
+    cmocka_unit_test (test_dbus_system_bus_address_is_read_the_same_way),
+    cmocka_unit_test (test_dbus_guid_after_the_path_is_ignored),
+    cmocka_unit_test (test_dbus_guid_before_the_path_is_skipped),
+    cmocka_unit_test (test_dbus_abstract_address_names_no_file),
+    cmocka_unit_test (test_dbus_tcp_address_names_no_file),
+    cmocka_unit_test (test_dbus_unixexec_path_is_a_program_not_a_socket),
+    cmocka_unit_test (test_dbus_path_after_a_tcp_address_is_located),
+    cmocka_unit_test (test_dbus_path_after_an_abstract_address_is_located),
+    cmocka_unit_test (test_dbus_path_is_normalized),
+    cmocka_unit_test (test_dbus_relative_or_empty_path_locates_nothing),
+    cmocka_unit_test (test_dbus_path_with_dotdot_locates_nothing),
+    cmocka_unit_test (test_dbus_garbage_locates_nothing),
+    cmocka_unit_test (test_display_colon_number_is_the_x11_socket),
+    cmocka_unit_test (test_display_screen_number_is_dropped),
+    cmocka_unit_test (test_display_unix_host_is_the_x11_socket),
+    cmocka_unit_test (test_display_with_a_host_is_tcp),
+    cmocka_unit_test (test_display_garbage_locates_nothing),
+    cmocka_unit_test (test_wayland_name_is_in_the_runtime_dir),
+    cmocka_unit_test (test_wayland_path_in_an_unnormalized_runtime_dir_is_normalized),
+    cmocka_unit_test (test_wayland_name_without_a_runtime_dir_locates_nothing),
+    cmocka_unit_test (test_wayland_absolute_path_is_itself),
+    cmocka_unit_test (test_docker_host_unix_url_is_its_path),
+    cmocka_unit_test (test_docker_host_relative_unix_url_locates_nothing),
+    cmocka_unit_test (test_docker_host_tcp_and_ssh_urls_name_no_file),
+    cmocka_unit_test (test_docker_host_without_a_scheme_locates_nothing),
+    cmocka_unit_test (test_docker_host_path_with_dotdot_locates_nothing),
+    cmocka_unit_test (test_container_host_unix_url_is_its_path),
+    cmocka_unit_test (test_ssh_auth_sock_is_its_value),
+    cmocka_unit_test (test_ssh_auth_sock_is_normalized),
+    cmocka_unit_test (test_ssh_auth_sock_relative_locates_nothing),
+    cmocka_unit_test (test_ssh_auth_sock_with_dotdot_locates_nothing),
+    cmocka_unit_test (test_pulse_server_unix_or_plain_path_is_located),
+    cmocka_unit_test (test_pulse_server_tcp_or_host_names_no_file),
+    cmocka_unit_test (test_gpg_agent_info_is_the_part_before_the_pid),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
