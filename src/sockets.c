@@ -98,14 +98,15 @@ decode_x11_display (const char *value,
   return g_strdup_printf ("/tmp/.X11-unix/X%.*s", (int) n, digits);
 }
 
-/* An absolute path, or a name in $XDG_RUNTIME_DIR. */
+/* An absolute path, or a path relative to $XDG_RUNTIME_DIR: libwayland
+ * joins any other value to it, "compositor/wayland-0" too. */
 static char *
 decode_wayland_display (const char *value,
                         const char *xdg_runtime_dir)
 {
   if (value[0] == '/')
     return g_strdup (value);
-  if (xdg_runtime_dir == NULL || strchr (value, '/') != NULL)
+  if (xdg_runtime_dir == NULL)
     return NULL;
   return g_build_filename (xdg_runtime_dir, value, NULL);
 }

@@ -270,6 +270,20 @@ test_wayland_absolute_path_is_itself (void **state)
                      "/tmp/compositor/wayland-9");
 }
 
+/* libwayland joins any name that is not absolute to $XDG_RUNTIME_DIR,
+ * slashes and all: the socket of "compositor/wayland-0" is reachable. */
+static void
+test_wayland_name_with_a_slash_is_in_the_runtime_dir (void **state)
+{
+  assert_locates ("WAYLAND_DISPLAY", "compositor/wayland-0", RUNTIME_DIR "/compositor/wayland-0");
+}
+
+static void
+test_wayland_name_climbing_out_of_the_runtime_dir_locates_nothing (void **state)
+{
+  assert_locates ("WAYLAND_DISPLAY", "../1001/wayland-0", NULL);
+}
+
 /* --- DOCKER_HOST, CONTAINER_HOST ---------------------------------------- */
 
 static void
@@ -397,6 +411,8 @@ main (void)
     cmocka_unit_test (test_wayland_path_in_an_unnormalized_runtime_dir_is_normalized),
     cmocka_unit_test (test_wayland_name_without_a_runtime_dir_locates_nothing),
     cmocka_unit_test (test_wayland_absolute_path_is_itself),
+    cmocka_unit_test (test_wayland_name_with_a_slash_is_in_the_runtime_dir),
+    cmocka_unit_test (test_wayland_name_climbing_out_of_the_runtime_dir_locates_nothing),
     cmocka_unit_test (test_docker_host_unix_url_is_its_path),
     cmocka_unit_test (test_docker_host_relative_unix_url_locates_nothing),
     cmocka_unit_test (test_docker_host_tcp_and_ssh_urls_name_no_file),
