@@ -58,8 +58,24 @@ decode_docker_host_url (const char *value,
   return g_str_has_prefix (value, "unix://") ? absolute_path (value + strlen ("unix://")) : NULL;
 }
 
+/* D-Bus writes each byte of a value outside [-0-9A-Za-z_/.\*] as %XX
+ * ("unix:path=/tmp/my%20bus"); the socket is at the decoded path, so the
+ * mask must be. Clients refuse a broken escape: NULL. libdbus passes the
+ * value on as a C string, so the path ends at an escaped NUL. */
+static char *
+dbus_unescape (const char *value)
+{
+  g_autoptr(GBytes) bytes = g_uri_unescape_bytes (value, -1, NULL, NULL);
+  gsize len = 0;
+  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &len) : NULL;
+
+  return data != NULL ? g_strndup (data, len) : NULL;
+}
+
 /* The first "unix:path=" of a D-Bus address list; abstract and TCP
- * addresses have no file to mask (the network namespace hides them). */
+ * addresses have no file to mask (the network namespace hides them).
+ * The list and the key=value pairs are split before the values are
+ * unescaped: an escaped ';' or ',' is part of the path. */
 static char *
 decode_dbus_address (const char *value,
                      const char *xdg_runtime_dir)
@@ -75,7 +91,11 @@ decode_dbus_address (const char *value,
       parts = g_strsplit (addrs[i] + strlen ("unix:"), ",", -1);
       for (guint j = 0; parts[j] != NULL; j++)
         if (g_str_has_prefix (parts[j], "path="))
-          return absolute_path (parts[j] + strlen ("path="));
+          {
+            g_autofree char *path = dbus_unescape (parts[j] + strlen ("path="));
+
+            return absolute_path (path);
+          }
     }
   return NULL;
 }

@@ -205,6 +205,51 @@ test_dbus_garbage_locates_nothing (void **state)
   assert_locates ("DBUS_SESSION_BUS_ADDRESS", "path=/run/bus", NULL);
 }
 
+/* D-Bus writes every byte outside [-0-9A-Za-z_/.\*] of a value as %XX:
+ * the socket is at the decoded path. */
+static void
+test_dbus_escaped_path_is_decoded (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/dbus%2dtest", "/tmp/dbus-test");
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/my%20bus", "/tmp/my bus");
+}
+
+static void
+test_dbus_path_escaped_from_its_first_slash_is_absolute (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=%2frun%2Fuser%2f1000%2fbus",
+                  "/run/user/1000/bus");
+}
+
+static void
+test_dbus_escaped_separators_stay_in_the_path (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/a%2cb,guid=01", "/tmp/a,b");
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/a%3bb", "/tmp/a;b");
+}
+
+/* Clients refuse an address with a broken escape: it reaches nothing. */
+static void
+test_dbus_malformed_escape_locates_nothing (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/bus%zz", NULL);
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/bus%2", NULL);
+}
+
+static void
+test_dbus_escaped_dotdot_locates_nothing (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/%2e%2e/etc/bus", NULL);
+}
+
+/* libdbus hands the decoded value on as a C string: the socket it
+ * connects to ends at an escaped NUL. */
+static void
+test_dbus_escaped_nul_ends_the_path (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/tmp/bus%00.hidden", "/tmp/bus");
+}
+
 /* --- DISPLAY ------------------------------------------------------------ */
 
 static void
@@ -402,6 +447,12 @@ main (void)
     cmocka_unit_test (test_dbus_relative_or_empty_path_locates_nothing),
     cmocka_unit_test (test_dbus_path_with_dotdot_locates_nothing),
     cmocka_unit_test (test_dbus_garbage_locates_nothing),
+    cmocka_unit_test (test_dbus_escaped_path_is_decoded),
+    cmocka_unit_test (test_dbus_path_escaped_from_its_first_slash_is_absolute),
+    cmocka_unit_test (test_dbus_escaped_separators_stay_in_the_path),
+    cmocka_unit_test (test_dbus_malformed_escape_locates_nothing),
+    cmocka_unit_test (test_dbus_escaped_dotdot_locates_nothing),
+    cmocka_unit_test (test_dbus_escaped_nul_ends_the_path),
     cmocka_unit_test (test_display_colon_number_is_the_x11_socket),
     cmocka_unit_test (test_display_screen_number_is_dropped),
     cmocka_unit_test (test_display_unix_host_is_the_x11_socket),
