@@ -100,21 +100,55 @@ decode_dbus_address (const char *value,
   return NULL;
 }
 
-/* ":0", ":0.1", "unix:0" -> /tmp/.X11-unix/X0; "host:0" is TCP. */
+/* Whether the text from `s` up to `end` is `word`. */
+static gboolean
+span_is (const char *s,
+         const char *end,
+         const char *word)
+{
+  return (gsize) (end - s) == strlen (word) && strncmp (s, word, end - s) == 0;
+}
+
+/* Whether libxcb takes "[PROTOCOL/]HOST:N" to the local socket: the
+ * unix protocol whatever the host; no protocol and no host, or the host
+ * "unix". Any other protocol is TCP or nothing. */
+static gboolean
+x11_is_local (const char *value,
+              const char *slash,
+              const char *host,
+              const char *colon)
+{
+  if (slash != NULL)
+    return span_is (value, slash, "unix");
+  return colon == host || span_is (host, colon, "unix");
+}
+
+/* DISPLAY as libxcb reads it (xcb_util.c): a path, or "unix:" and a
+ * path, is the socket itself (libxcb 1.15 and later); ":0", ":0.1",
+ * "unix:0", "unix/host:0" -> /tmp/.X11-unix/X0 (the number as strtoul
+ * reads it, leading zeros dropped); "host:0" and "tcp/:0" are TCP. */
 static char *
 decode_x11_display (const char *value,
                     const char *xdg_runtime_dir)
 {
-  const char *colon = strrchr (value, ':');
-  const char *digits;
+  const char *slash, *host, *colon, *digits;
   gsize n;
 
-  if (colon == NULL || (colon != value && !g_str_has_prefix (value, "unix:")))
+  if (value[0] == '/')
+    return g_strdup (value);
+  if (g_str_has_prefix (value, "unix:/"))
+    return g_strdup (value + strlen ("unix:"));
+  slash = strrchr (value, '/');
+  host = slash != NULL ? slash + 1 : value;
+  colon = strrchr (host, ':');
+  if (colon == NULL || !x11_is_local (value, slash, host, colon))
     return NULL;
   digits = colon + 1;
   n = strspn (digits, "0123456789");
   if (n == 0)
     return NULL;
+  for (; n > 1 && digits[0] == '0'; n--)
+    digits++;
   return g_strdup_printf ("/tmp/.X11-unix/X%.*s", (int) n, digits);
 }
 

@@ -278,6 +278,52 @@ test_display_with_a_host_is_tcp (void **state)
   assert_locates ("DISPLAY", "localhost:10.0", NULL);
 }
 
+/* libxcb (1.15 and later) connects to a DISPLAY that is a path, or
+ * "unix:" and a path, as the socket itself: XQuartz's launchd sockets,
+ * a socket a nested server made anywhere. */
+static void
+test_display_path_is_the_socket_itself (void **state)
+{
+  assert_locates ("DISPLAY", "/tmp/launch-x/org.x:0", "/tmp/launch-x/org.x:0");
+  assert_locates ("DISPLAY", "/run/user/1000/nested/x11", "/run/user/1000/nested/x11");
+}
+
+static void
+test_display_unix_path_is_the_socket_itself (void **state)
+{
+  assert_locates ("DISPLAY", "unix:/run/user/1000/nested/x11", "/run/user/1000/nested/x11");
+}
+
+static void
+test_display_path_with_dotdot_locates_nothing (void **state)
+{
+  assert_locates ("DISPLAY", "/tmp/../run/x11", NULL);
+}
+
+/* "PROTOCOL/HOST:N": the unix protocol is the local socket, whatever
+ * the host; any other protocol never is. */
+static void
+test_display_unix_protocol_is_the_x11_socket (void **state)
+{
+  assert_locates ("DISPLAY", "unix/:2", "/tmp/.X11-unix/X2");
+  assert_locates ("DISPLAY", "unix/somehost:2.1", "/tmp/.X11-unix/X2");
+}
+
+static void
+test_display_tcp_protocol_is_tcp (void **state)
+{
+  assert_locates ("DISPLAY", "tcp/:0", NULL);
+  assert_locates ("DISPLAY", "inet6/host:0", NULL);
+}
+
+/* libxcb reads the number with strtoul: ":01" is display 1. */
+static void
+test_display_number_loses_its_leading_zeros (void **state)
+{
+  assert_locates ("DISPLAY", ":01", "/tmp/.X11-unix/X1");
+  assert_locates ("DISPLAY", ":00", "/tmp/.X11-unix/X0");
+}
+
 static void
 test_display_garbage_locates_nothing (void **state)
 {
@@ -457,6 +503,12 @@ main (void)
     cmocka_unit_test (test_display_screen_number_is_dropped),
     cmocka_unit_test (test_display_unix_host_is_the_x11_socket),
     cmocka_unit_test (test_display_with_a_host_is_tcp),
+    cmocka_unit_test (test_display_path_is_the_socket_itself),
+    cmocka_unit_test (test_display_unix_path_is_the_socket_itself),
+    cmocka_unit_test (test_display_path_with_dotdot_locates_nothing),
+    cmocka_unit_test (test_display_unix_protocol_is_the_x11_socket),
+    cmocka_unit_test (test_display_tcp_protocol_is_tcp),
+    cmocka_unit_test (test_display_number_loses_its_leading_zeros),
     cmocka_unit_test (test_display_garbage_locates_nothing),
     cmocka_unit_test (test_wayland_name_is_in_the_runtime_dir),
     cmocka_unit_test (test_wayland_path_in_an_unnormalized_runtime_dir_is_normalized),
