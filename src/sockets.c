@@ -15,11 +15,13 @@
 
 #define CATALOG_RESOURCE "/org/cordon/data/sockets.catalog"
 
-/* A variable's value -> the raw socket path it names, or NULL for a form
- * that names no file (TCP, abstract, a relative path). The value is
- * neither NULL nor empty. */
-typedef char *(*SocketDecodeFunc) (const char *value,
-                                   const char *xdg_runtime_dir);
+/* A variable's value -> the raw socket paths it names, added to `out`
+ * (char*) in the order clients try them; none for a form that names no
+ * file (TCP, abstract, a relative path). The value is neither NULL nor
+ * empty. */
+typedef void (*SocketDecodeFunc) (const char *value,
+                                  const char *xdg_runtime_dir,
+                                  GPtrArray *out);
 
 typedef struct
 {
@@ -35,27 +37,34 @@ typedef struct
 
 static SocketCatalog *catalog;   /* never freed */
 
-static char *
-absolute_path (const char *p)
+/* A relative path is resolved against the client's working directory,
+ * which cordon cannot know: only an absolute one is added. */
+static void
+add_absolute (GPtrArray *out,
+              const char *p)
 {
-  return p != NULL && p[0] == '/' ? g_strdup (p) : NULL;
+  if (p != NULL && p[0] == '/')
+    g_ptr_array_add (out, g_strdup (p));
 }
 
 /* SSH_AUTH_SOCK: the value is the path. */
-static char *
+static void
 decode_path (const char *value,
-             const char *xdg_runtime_dir)
+             const char *xdg_runtime_dir,
+             GPtrArray *out)
 {
-  return absolute_path (value);
+  add_absolute (out, value);
 }
 
 /* DOCKER_HOST, CONTAINER_HOST: "unix://PATH"; tcp://, ssh:// and the
  * others reach no file. */
-static char *
+static void
 decode_docker_host_url (const char *value,
-                        const char *xdg_runtime_dir)
+                        const char *xdg_runtime_dir,
+                        GPtrArray *out)
 {
-  return g_str_has_prefix (value, "unix://") ? absolute_path (value + strlen ("unix://")) : NULL;
+  if (g_str_has_prefix (value, "unix://"))
+    add_absolute (out, value + strlen ("unix://"));
 }
 
 /* D-Bus writes each byte of a value outside [-0-9A-Za-z_/.\*] as %XX
@@ -72,13 +81,16 @@ dbus_unescape (const char *value)
   return data != NULL ? g_strndup (data, len) : NULL;
 }
 
-/* The first "unix:path=" of a D-Bus address list; abstract and TCP
- * addresses have no file to mask (the network namespace hides them).
- * The list and the key=value pairs are split before the values are
- * unescaped: an escaped ';' or ',' is part of the path. */
-static char *
+/* The "unix:path=" of every address of a D-Bus address list: clients
+ * try them in turn, so a socket named after the first is reached when
+ * the first is absent or masked. Abstract and TCP addresses have no file
+ * to mask (the network namespace hides them). The list and the key=value
+ * pairs are split before the values are unescaped: an escaped ';' or ','
+ * is part of the path. */
+static void
 decode_dbus_address (const char *value,
-                     const char *xdg_runtime_dir)
+                     const char *xdg_runtime_dir,
+                     GPtrArray *out)
 {
   g_auto(GStrv) addrs = g_strsplit (value, ";", -1);
 
@@ -94,10 +106,10 @@ decode_dbus_address (const char *value,
           {
             g_autofree char *path = dbus_unescape (parts[j] + strlen ("path="));
 
-            return absolute_path (path);
+            add_absolute (out, path);
+            break;
           }
     }
-  return NULL;
 }
 
 /* Whether the text from `s` up to `end` is `word`. */
@@ -127,60 +139,64 @@ x11_is_local (const char *value,
  * path, is the socket itself (libxcb 1.15 and later); ":0", ":0.1",
  * "unix:0", "unix/host:0" -> /tmp/.X11-unix/X0 (the number as strtoul
  * reads it, leading zeros dropped); "host:0" and "tcp/:0" are TCP. */
-static char *
+static void
 decode_x11_display (const char *value,
-                    const char *xdg_runtime_dir)
+                    const char *xdg_runtime_dir,
+                    GPtrArray *out)
 {
   const char *slash, *host, *colon, *digits;
   gsize n;
 
-  if (value[0] == '/')
-    return g_strdup (value);
-  if (g_str_has_prefix (value, "unix:/"))
-    return g_strdup (value + strlen ("unix:"));
+  if (value[0] == '/' || g_str_has_prefix (value, "unix:/"))
+    {
+      add_absolute (out, value[0] == '/' ? value : value + strlen ("unix:"));
+      return;
+    }
   slash = strrchr (value, '/');
   host = slash != NULL ? slash + 1 : value;
   colon = strrchr (host, ':');
   if (colon == NULL || !x11_is_local (value, slash, host, colon))
-    return NULL;
+    return;
   digits = colon + 1;
   n = strspn (digits, "0123456789");
   if (n == 0)
-    return NULL;
+    return;
   for (; n > 1 && digits[0] == '0'; n--)
     digits++;
-  return g_strdup_printf ("/tmp/.X11-unix/X%.*s", (int) n, digits);
+  g_ptr_array_add (out, g_strdup_printf ("/tmp/.X11-unix/X%.*s", (int) n, digits));
 }
 
 /* An absolute path, or a path relative to $XDG_RUNTIME_DIR: libwayland
  * joins any other value to it, "compositor/wayland-0" too. */
-static char *
+static void
 decode_wayland_display (const char *value,
-                        const char *xdg_runtime_dir)
+                        const char *xdg_runtime_dir,
+                        GPtrArray *out)
 {
   if (value[0] == '/')
-    return g_strdup (value);
-  if (xdg_runtime_dir == NULL)
-    return NULL;
-  return g_build_filename (xdg_runtime_dir, value, NULL);
+    add_absolute (out, value);
+  else if (xdg_runtime_dir != NULL)
+    g_ptr_array_add (out, g_build_filename (xdg_runtime_dir, value, NULL));
 }
 
 /* "unix:PATH" or "PATH". */
-static char *
+static void
 decode_pulse_server (const char *value,
-                     const char *xdg_runtime_dir)
+                     const char *xdg_runtime_dir,
+                     GPtrArray *out)
 {
-  return absolute_path (g_str_has_prefix (value, "unix:") ? value + strlen ("unix:") : value);
+  add_absolute (out, g_str_has_prefix (value, "unix:") ? value + strlen ("unix:") : value);
 }
 
 /* "PATH:PID:PROTOCOL". */
-static char *
+static void
 decode_gpg_agent_info (const char *value,
-                       const char *xdg_runtime_dir)
+                       const char *xdg_runtime_dir,
+                       GPtrArray *out)
 {
   g_auto(GStrv) parts = g_strsplit (value, ":", 2);
 
-  return absolute_path (parts[0]);
+  add_absolute (out, parts[0]);
 }
 
 static const SocketDecoder decoders[] = {
@@ -342,25 +358,43 @@ cordon_socket_catalog_len (void)
   return get_catalog ()->entries->len;
 }
 
-/* The socket path a variable names, normalized, or NULL when it names
- * none (unset form, TCP, abstract), one with a ".." left in it, or when
- * no catalog entry names the variable. Pure: the variable's value comes
- * from host facts. The value is never stored anywhere but in the plan's
- * mask. */
+/* The socket paths a variable names, normalized, in the order clients
+ * try them, each once: none when it names none (unset, TCP, abstract, a
+ * relative path) or when no catalog entry names the variable; a path
+ * with a ".." left in it is dropped (resolving it would need the file
+ * system). Pure: the variable's value comes from host facts. The value
+ * is never stored anywhere but in the plan's masks. */
+char **
+cordon_socket_paths_from_env (const char *name,
+                              const char *value,
+                              const char *xdg_runtime_dir)
+{
+  const SocketDecoder *decoder = g_hash_table_lookup (get_catalog ()->decoders, name);
+  g_autoptr(GPtrArray) raw = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+
+  if (decoder != NULL && value != NULL && value[0] != '\0')
+    decoder->decode (value, xdg_runtime_dir, raw);
+  for (guint i = 0; i < raw->len; i++)
+    {
+      g_autofree char *path = cordon_path_normalize (g_ptr_array_index (raw, i));
+
+      if (!cordon_path_has_dotdot (path)
+          && !g_ptr_array_find_with_equal_func (paths, path, g_str_equal, NULL))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  g_ptr_array_add (paths, NULL);
+  return g_strdupv ((char **) paths->pdata);
+}
+
+/* The first of cordon_socket_paths_from_env, or NULL: for a caller that
+ * masks one path per variable. */
 char *
 cordon_socket_path_from_env (const char *name,
                              const char *value,
                              const char *xdg_runtime_dir)
 {
-  const SocketDecoder *decoder = g_hash_table_lookup (get_catalog ()->decoders, name);
-  g_autofree char *raw = NULL;
-  char *path;
+  g_auto(GStrv) paths = cordon_socket_paths_from_env (name, value, xdg_runtime_dir);
 
-  if (decoder == NULL || value == NULL || value[0] == '\0')
-    return NULL;
-  raw = decoder->decode (value, xdg_runtime_dir);
-  path = raw != NULL ? cordon_path_normalize (raw) : NULL;
-  if (path != NULL && cordon_path_has_dotdot (path))
-    g_clear_pointer (&path, g_free);
-  return path;
+  return g_strdup (paths[0]);
 }

@@ -22,26 +22,33 @@
 
 #define RUNTIME_DIR "/run/user/1000"
 
-/* The path `var`=`value` locates, with $XDG_RUNTIME_DIR at `runtime_dir`;
- * NULL `expected` means none. */
+/* The paths `var`=`value` locates, with $XDG_RUNTIME_DIR at
+ * `runtime_dir`, are exactly `expected` (NULL-terminated), in order. */
+static void
+assert_locates_all_in (const char *var,
+                       const char *value,
+                       const char *runtime_dir,
+                       const char * const *expected)
+{
+  g_auto(GStrv) paths = cordon_socket_paths_from_env (var, value, runtime_dir);
+  g_autofree char *got = g_strjoinv (" ", paths);
+  g_autofree char *want = g_strjoinv (" ", (char **) expected);
+
+  if (!g_strv_equal ((const char * const *) paths, expected))
+    fail_msg ("%s=%s located [%s]; expected [%s]", var, value != NULL ? value : "(unset)",
+              got, want);
+}
+
+/* One path, or none for a NULL `expected`. */
 static void
 assert_locates_in (const char *var,
                    const char *value,
                    const char *runtime_dir,
                    const char *expected)
 {
-  g_autofree char *path = cordon_socket_path_from_env (var, value, runtime_dir);
-  const char *shown = value != NULL ? value : "(unset)";
+  const char *want[] = { expected, NULL };
 
-  if (expected == NULL)
-    {
-      if (path != NULL)
-        fail_msg ("%s=%s located %s; expected nothing", var, shown, path);
-      return;
-    }
-  if (path == NULL)
-    fail_msg ("%s=%s located nothing; expected %s", var, shown, expected);
-  assert_string_equal (path, expected);
+  assert_locates_all_in (var, value, runtime_dir, want);
 }
 
 static void
@@ -50,6 +57,14 @@ assert_locates (const char *var,
                 const char *expected)
 {
   assert_locates_in (var, value, RUNTIME_DIR, expected);
+}
+
+static void
+assert_locates_all (const char *var,
+                    const char *value,
+                    const char * const *expected)
+{
+  assert_locates_all_in (var, value, RUNTIME_DIR, expected);
 }
 
 /* --- the catalog -------------------------------------------------------- */
@@ -203,6 +218,38 @@ test_dbus_garbage_locates_nothing (void **state)
   assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:", NULL);
   assert_locates ("DBUS_SESSION_BUS_ADDRESS", ";;", NULL);
   assert_locates ("DBUS_SESSION_BUS_ADDRESS", "path=/run/bus", NULL);
+}
+
+/* Clients try the addresses in turn: when the first socket is absent
+ * or masked, they connect to the next. */
+static void
+test_dbus_every_unix_path_of_the_list_is_located (void **state)
+{
+  const char *both[] = { "/run/user/1000/bus", "/tmp/dbus-fallback", NULL };
+
+  assert_locates_all ("DBUS_SESSION_BUS_ADDRESS",
+                      "unix:path=/run/user/1000/bus;tcp:host=h,port=1;unix:path=/tmp/dbus-fallback",
+                      both);
+}
+
+static void
+test_dbus_path_named_twice_is_located_once (void **state)
+{
+  assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/bus;unix:path=//run/bus/", "/run/bus");
+}
+
+/* The one-path form, for callers that mask one path per variable. */
+static void
+test_path_from_env_is_the_first_path (void **state)
+{
+  g_autofree char *first = cordon_socket_path_from_env ("DBUS_SESSION_BUS_ADDRESS",
+                                                        "unix:path=/run/a;unix:path=/run/b",
+                                                        RUNTIME_DIR);
+  g_autofree char *none = cordon_socket_path_from_env ("DOCKER_HOST", "tcp://h:1", RUNTIME_DIR);
+
+  assert_non_null (first);
+  assert_string_equal (first, "/run/a");
+  assert_null (none);
 }
 
 /* D-Bus writes every byte outside [-0-9A-Za-z_/.\*] of a value as %XX:
@@ -493,6 +540,9 @@ main (void)
     cmocka_unit_test (test_dbus_relative_or_empty_path_locates_nothing),
     cmocka_unit_test (test_dbus_path_with_dotdot_locates_nothing),
     cmocka_unit_test (test_dbus_garbage_locates_nothing),
+    cmocka_unit_test (test_dbus_every_unix_path_of_the_list_is_located),
+    cmocka_unit_test (test_dbus_path_named_twice_is_located_once),
+    cmocka_unit_test (test_path_from_env_is_the_first_path),
     cmocka_unit_test (test_dbus_escaped_path_is_decoded),
     cmocka_unit_test (test_dbus_path_escaped_from_its_first_slash_is_absolute),
     cmocka_unit_test (test_dbus_escaped_separators_stay_in_the_path),
