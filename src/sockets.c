@@ -135,6 +135,21 @@ x11_is_local (const char *value,
   return colon == host || span_is (host, colon, "unix");
 }
 
+/* A DISPLAY path "PATH.S" (S digits, from 1 up) is screen S of the
+ * socket PATH when no file "PATH.S" exists: libxcb stats the whole path
+ * first, so either may be the socket, and both are added. */
+static void
+add_x11_path (GPtrArray *out,
+              const char *path)
+{
+  const char *dot = strrchr (path, '.');
+
+  add_absolute (out, path);
+  if (dot != NULL && dot[1] >= '1' && dot[1] <= '9'
+      && dot[1 + strspn (dot + 1, "0123456789")] == '\0')
+    g_ptr_array_add (out, g_strndup (path, dot - path));
+}
+
 /* DISPLAY as libxcb reads it (xcb_util.c): a path, or "unix:" and a
  * path, is the socket itself (libxcb 1.15 and later); ":0", ":0.1",
  * "unix:0", "unix/host:0" -> /tmp/.X11-unix/X0 (the number as strtoul
@@ -149,7 +164,7 @@ decode_x11_display (const char *value,
 
   if (value[0] == '/' || g_str_has_prefix (value, "unix:/"))
     {
-      add_absolute (out, value[0] == '/' ? value : value + strlen ("unix:"));
+      add_x11_path (out, value[0] == '/' ? value : value + strlen ("unix:"));
       return;
     }
   slash = strrchr (value, '/');

@@ -341,6 +341,27 @@ test_display_unix_path_is_the_socket_itself (void **state)
   assert_locates ("DISPLAY", "unix:/run/user/1000/nested/x11", "/run/user/1000/nested/x11");
 }
 
+/* libxcb reads "PATH.S" as screen S of the socket PATH when no file
+ * "PATH.S" exists (S from 1 up): both may be the socket. */
+static void
+test_display_path_with_a_screen_is_either_path (void **state)
+{
+  const char *both[] = { "/run/user/1000/nested/x11.1", "/run/user/1000/nested/x11", NULL };
+  const char *unix_both[] = { "/run/x.12", "/run/x", NULL };
+
+  assert_locates_all ("DISPLAY", "/run/user/1000/nested/x11.1", both);
+  assert_locates_all ("DISPLAY", "unix:/run/x.12", unix_both);
+}
+
+static void
+test_display_path_with_no_screen_suffix_is_one_path (void **state)
+{
+  assert_locates ("DISPLAY", "/run/x.0", "/run/x.0");
+  assert_locates ("DISPLAY", "/run/x.1a", "/run/x.1a");
+  assert_locates ("DISPLAY", "/run/a.1/x11", "/run/a.1/x11");
+  assert_locates ("DISPLAY", "/run/x.", "/run/x.");
+}
+
 static void
 test_display_path_with_dotdot_locates_nothing (void **state)
 {
@@ -555,6 +576,8 @@ main (void)
     cmocka_unit_test (test_display_with_a_host_is_tcp),
     cmocka_unit_test (test_display_path_is_the_socket_itself),
     cmocka_unit_test (test_display_unix_path_is_the_socket_itself),
+    cmocka_unit_test (test_display_path_with_a_screen_is_either_path),
+    cmocka_unit_test (test_display_path_with_no_screen_suffix_is_one_path),
     cmocka_unit_test (test_display_path_with_dotdot_locates_nothing),
     cmocka_unit_test (test_display_unix_protocol_is_the_x11_socket),
     cmocka_unit_test (test_display_tcp_protocol_is_tcp),
