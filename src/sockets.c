@@ -194,13 +194,32 @@ decode_wayland_display (const char *value,
     g_ptr_array_add (out, g_build_filename (xdg_runtime_dir, value, NULL));
 }
 
-/* "unix:PATH" or "PATH". */
+/* PULSE_SERVER as libpulse reads it: servers separated by white space,
+ * tried in turn; each "[{MACHINE-ID}]unix:PATH" or "[{MACHINE-ID}]PATH"
+ * is a socket, "tcp:HOST" and a bare host are not. The machine id only
+ * limits a server to one machine, which a pure decoder cannot check:
+ * the server counts. An unclosed '{' makes libpulse skip the server. */
 static void
 decode_pulse_server (const char *value,
                      const char *xdg_runtime_dir,
                      GPtrArray *out)
 {
-  add_absolute (out, g_str_has_prefix (value, "unix:") ? value + strlen ("unix:") : value);
+  g_auto(GStrv) servers = g_strsplit_set (value, " \t\n\r", -1);
+
+  for (guint i = 0; servers[i] != NULL; i++)
+    {
+      const char *server = servers[i];
+
+      if (server[0] == '{')
+        {
+          const char *close = strchr (server, '}');
+
+          if (close == NULL)
+            continue;
+          server = close + 1;
+        }
+      add_absolute (out, g_str_has_prefix (server, "unix:") ? server + strlen ("unix:") : server);
+    }
 }
 
 /* "PATH:PID:PROTOCOL". */

@@ -530,6 +530,34 @@ test_pulse_server_tcp_or_host_names_no_file (void **state)
   assert_locates ("PULSE_SERVER", "soundbox", NULL);
 }
 
+/* libpulse tries the servers of a space-separated list in turn. */
+static void
+test_pulse_server_list_locates_each_unix_server (void **state)
+{
+  const char *both[] = { "/run/user/1000/pulse/native", "/tmp/pulse-fallback", NULL };
+
+  assert_locates_all ("PULSE_SERVER", "unix:/run/user/1000/pulse/native tcp:soundbox:4713\t/tmp/pulse-fallback\n",
+                      both);
+  assert_locates ("PULSE_SERVER", "soundbox unix:/run/pulse/native", "/run/pulse/native");
+}
+
+/* "{MACHINE-ID}" limits a server to that machine; cordon cannot tell
+ * which machine the sandbox runs on, so the server counts. */
+static void
+test_pulse_server_machine_id_prefix_is_skipped (void **state)
+{
+  assert_locates ("PULSE_SERVER", "{0123456789abcdef}unix:/run/user/1000/pulse/native",
+                  "/run/user/1000/pulse/native");
+  assert_locates ("PULSE_SERVER", "{0123456789abcdef}/run/user/1000/pulse/native",
+                  "/run/user/1000/pulse/native");
+}
+
+static void
+test_pulse_server_unclosed_machine_id_locates_nothing (void **state)
+{
+  assert_locates ("PULSE_SERVER", "{0123456789abcdef/run/pulse/native", NULL);
+}
+
 static void
 test_gpg_agent_info_is_the_part_before_the_pid (void **state)
 {
@@ -601,6 +629,9 @@ main (void)
     cmocka_unit_test (test_ssh_auth_sock_with_dotdot_locates_nothing),
     cmocka_unit_test (test_pulse_server_unix_or_plain_path_is_located),
     cmocka_unit_test (test_pulse_server_tcp_or_host_names_no_file),
+    cmocka_unit_test (test_pulse_server_list_locates_each_unix_server),
+    cmocka_unit_test (test_pulse_server_machine_id_prefix_is_skipped),
+    cmocka_unit_test (test_pulse_server_unclosed_machine_id_locates_nothing),
     cmocka_unit_test (test_gpg_agent_info_is_the_part_before_the_pid),
   };
 
