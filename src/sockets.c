@@ -67,6 +67,27 @@ decode_docker_host_url (const char *value,
     add_absolute (out, value + strlen ("unix://"));
 }
 
+/* CONTAINER_HOST as podman reads it (pkg/bindings/connection.go): a URL
+ * of scheme unix, parsed as Go's url.Parse does (the query and fragment
+ * apart, %XX decoded, the scheme in any case); one that does not start
+ * "unix:///" has its host joined to its path, so "unix://run/x" and
+ * "unix:/run/x" are /run/x. An opaque "unix:run/x" reaches no socket. */
+static void
+decode_container_host_url (const char *value,
+                           const char *xdg_runtime_dir,
+                           GPtrArray *out)
+{
+  g_autoptr(GUri) uri = g_uri_parse (value, G_URI_FLAGS_NONE, NULL);
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+  g_autofree char *path = NULL;
+
+  if (uri == NULL || g_strcmp0 (g_uri_get_scheme (uri), "unix") != 0
+      || g_uri_get_path (uri)[0] != '/')
+    return;
+  path = g_strconcat ("/", host != NULL ? host : "", "/", g_uri_get_path (uri), NULL);
+  g_ptr_array_add (out, g_steal_pointer (&path));
+}
+
 /* D-Bus writes each byte of a value outside [-0-9A-Za-z_/.\*] as %XX
  * ("unix:path=/tmp/my%20bus"); the socket is at the decoded path, so the
  * mask must be. Clients refuse a broken escape: NULL. libdbus passes the
@@ -236,6 +257,7 @@ decode_gpg_agent_info (const char *value,
 static const SocketDecoder decoders[] = {
   { "path", decode_path },
   { "docker-host-url", decode_docker_host_url },
+  { "container-host-url", decode_container_host_url },
   { "dbus-address", decode_dbus_address },
   { "x11-display", decode_x11_display },
   { "wayland-display", decode_wayland_display },

@@ -488,6 +488,41 @@ test_container_host_unix_url_is_its_path (void **state)
   assert_locates ("CONTAINER_HOST", "tcp://localhost:8888", NULL);
 }
 
+/* podman (pkg/bindings/connection.go) joins the host of a unix URL that
+ * does not start "unix:///" to its path: "unix://run/x" is /run/x. */
+static void
+test_container_host_unix_url_with_a_host_is_absolute (void **state)
+{
+  assert_locates ("CONTAINER_HOST", "unix://run/user/1000/podman/podman.sock",
+                  "/run/user/1000/podman/podman.sock");
+  assert_locates ("CONTAINER_HOST", "unix:/run/podman/podman.sock", "/run/podman/podman.sock");
+}
+
+/* Go's url.Parse leaves the query and fragment out of the path, decodes
+ * its %XX escapes and lowers the scheme. */
+static void
+test_container_host_url_is_parsed_as_a_url (void **state)
+{
+  assert_locates ("CONTAINER_HOST", "unix:///run/podman/podman.sock?secure=true",
+                  "/run/podman/podman.sock");
+  assert_locates ("CONTAINER_HOST", "unix:///run/my%20podman.sock#x", "/run/my podman.sock");
+  assert_locates ("CONTAINER_HOST", "UNIX:///run/podman/podman.sock", "/run/podman/podman.sock");
+}
+
+static void
+test_container_host_opaque_or_broken_url_locates_nothing (void **state)
+{
+  assert_locates ("CONTAINER_HOST", "unix:run/podman.sock", NULL);
+  assert_locates ("CONTAINER_HOST", "unix:///run/podman%zz.sock", NULL);
+}
+
+/* An ssh:// URL names the socket on the remote host. */
+static void
+test_container_host_ssh_url_names_no_local_file (void **state)
+{
+  assert_locates ("CONTAINER_HOST", "ssh://core@build.example/run/podman/podman.sock", NULL);
+}
+
 /* --- SSH_AUTH_SOCK ------------------------------------------------------ */
 
 static void
@@ -623,6 +658,10 @@ main (void)
     cmocka_unit_test (test_docker_host_without_a_scheme_locates_nothing),
     cmocka_unit_test (test_docker_host_path_with_dotdot_locates_nothing),
     cmocka_unit_test (test_container_host_unix_url_is_its_path),
+    cmocka_unit_test (test_container_host_unix_url_with_a_host_is_absolute),
+    cmocka_unit_test (test_container_host_url_is_parsed_as_a_url),
+    cmocka_unit_test (test_container_host_opaque_or_broken_url_locates_nothing),
+    cmocka_unit_test (test_container_host_ssh_url_names_no_local_file),
     cmocka_unit_test (test_ssh_auth_sock_is_its_value),
     cmocka_unit_test (test_ssh_auth_sock_is_normalized),
     cmocka_unit_test (test_ssh_auth_sock_relative_locates_nothing),
