@@ -56,15 +56,21 @@ decode_path (const char *value,
   add_absolute (out, value);
 }
 
-/* DOCKER_HOST, CONTAINER_HOST: "unix://PATH"; tcp://, ssh:// and the
+/* DOCKER_HOST: "unix://PATH"; "unix://" alone is the client's default
+ * socket (opts.ParseHost), /var/run/docker.sock, which is not /run's
+ * where /var/run is a directory of its own. tcp://, ssh:// and the
  * others reach no file. */
 static void
 decode_docker_host_url (const char *value,
                         const char *xdg_runtime_dir,
                         GPtrArray *out)
 {
-  if (g_str_has_prefix (value, "unix://"))
-    add_absolute (out, value + strlen ("unix://"));
+  const char *path;
+
+  if (!g_str_has_prefix (value, "unix://"))
+    return;
+  path = value + strlen ("unix://");
+  add_absolute (out, path[0] != '\0' ? path : "/var/run/docker.sock");
 }
 
 /* CONTAINER_HOST as podman reads it (pkg/bindings/connection.go): a URL

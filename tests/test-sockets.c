@@ -458,7 +458,15 @@ static void
 test_docker_host_relative_unix_url_locates_nothing (void **state)
 {
   assert_locates ("DOCKER_HOST", "unix://docker.sock", NULL);
-  assert_locates ("DOCKER_HOST", "unix://", NULL);
+}
+
+/* The Docker client (opts.ParseHost) dials its default socket for a
+ * unix:// with no path: /var/run/docker.sock, which need not be /run's
+ * where /var/run is a directory of its own. */
+static void
+test_docker_host_unix_url_without_a_path_is_the_default_socket (void **state)
+{
+  assert_locates ("DOCKER_HOST", "unix://", "/var/run/docker.sock");
 }
 
 static void
@@ -654,6 +662,7 @@ main (void)
     cmocka_unit_test (test_wayland_name_climbing_out_of_the_runtime_dir_locates_nothing),
     cmocka_unit_test (test_docker_host_unix_url_is_its_path),
     cmocka_unit_test (test_docker_host_relative_unix_url_locates_nothing),
+    cmocka_unit_test (test_docker_host_unix_url_without_a_path_is_the_default_socket),
     cmocka_unit_test (test_docker_host_tcp_and_ssh_urls_name_no_file),
     cmocka_unit_test (test_docker_host_without_a_scheme_locates_nothing),
     cmocka_unit_test (test_docker_host_path_with_dotdot_locates_nothing),
