@@ -616,12 +616,12 @@ scan_socket_entry (CordonHostFacts *facts,
     scan_value (facts, vars, entry->paths[j], TRUE);
   for (guint j = 0; entry->env[j] != NULL; j++)
     {
-      g_autofree char *p = cordon_socket_path_from_env (entry->env[j],
-                                                        cordon_host_facts_getenv (facts, entry->env[j]),
-                                                        facts->xdg_runtime_dir);
+      g_auto(GStrv) paths = cordon_socket_paths_from_env (entry->env[j],
+                                                          cordon_host_facts_getenv (facts, entry->env[j]),
+                                                          facts->xdg_runtime_dir);
 
-      if (p != NULL)
-        cordon_host_facts_stat_mask (facts, p);
+      for (guint k = 0; paths[k] != NULL; k++)
+        cordon_host_facts_stat_mask (facts, paths[k]);
     }
 }
 

@@ -13,13 +13,17 @@ typedef struct
 {
   char *name;
   const char * const *paths;  /* absolute globs, ${VARS} allowed */
-  const char * const *env;    /* variables that locate it (may be empty) */
+  const char * const *env;    /* variables that locate it (may be empty);
+                               * the catalog names each one's decoder */
   char *authority;            /* one line: what reaching it grants */
 } CordonSocketEntry;
 
 const CordonSocketEntry *cordon_socket_catalog_lookup (const char *name);
 const CordonSocketEntry *cordon_socket_catalog_get (guint i);
 guint cordon_socket_catalog_len (void);
+char **cordon_socket_paths_from_env (const char *name,
+                                     const char *value,
+                                     const char *xdg_runtime_dir);
 char *cordon_socket_path_from_env (const char *name,
                                    const char *value,
                                    const char *xdg_runtime_dir);

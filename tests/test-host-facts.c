@@ -382,6 +382,27 @@ test_host_facts_scan_stats_nothing_for_an_unset_variable (void **state)
     }
 }
 
+/* D-Bus clients try each address of the list: the scan stats every
+ * socket one names, not only the first. */
+static void
+test_host_facts_scan_covers_every_socket_a_variable_names (void **state)
+{
+  const char * const extra[] = {
+    "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus;unix:path=/tmp/dbus-fallback", NULL
+  };
+  g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
+  g_autoptr(CordonPolicy) policy = load ("[sockets]\nmask=@dbus-session\n");
+  const CordonPathInfo *first, *fallback;
+
+  fixture_host_add_socket (host, "/tmp/dbus-fallback");
+  cordon_host_facts_scan_policy (host->facts, policy);
+  first = cordon_host_facts_lookup (host->facts, "/run/user/1000/bus");
+  fallback = cordon_host_facts_lookup (host->facts, "/tmp/dbus-fallback");
+  assert_non_null (first);
+  assert_non_null (fallback);
+  assert_int_equal (fallback->kind, CORDON_PATH_SOCKET);
+}
+
 static void
 test_host_facts_names_every_path_kind (void **state)
 {
@@ -444,6 +465,7 @@ main (void)
     T (test_host_facts_scan_covers_filesystem_and_secret_paths),
     T (test_host_facts_scan_covers_the_entries_of_a_minimal_root),
     cmocka_unit_test (test_host_facts_scan_stats_nothing_for_an_unset_variable),
+    cmocka_unit_test (test_host_facts_scan_covers_every_socket_a_variable_names),
     cmocka_unit_test (test_host_facts_names_every_path_kind),
     cmocka_unit_test (test_host_facts_reads_the_version_of_bwrap),
   };
