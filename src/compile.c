@@ -609,27 +609,29 @@ add_mask_pattern (Compiler *c,
   return TRUE;
 }
 
-/* A socket a variable such as SSH_AUTH_SOCK or DOCKER_HOST points at:
- * masked wherever it is, catalogued path or not, since the variable is
- * how clients find it. The path, not the value, is reported. */
+/* The sockets a variable such as SSH_AUTH_SOCK or DOCKER_HOST points at
+ * (every address of a D-Bus list: clients try them in turn): masked
+ * wherever they are, catalogued paths or not, since the variable is how
+ * clients find them. The paths, not the value, are reported. */
 static void
 add_env_socket_mask (Compiler *c,
                      const CordonItem *it,
                      const char *var,
                      const char *what)
 {
-  g_autofree char *path = cordon_socket_path_from_env (var, cordon_host_facts_getenv (c->facts, var),
-                                                       c->facts->xdg_runtime_dir);
-  g_autofree char *why = NULL;
+  g_auto(GStrv) paths = cordon_socket_paths_from_env (var, cordon_host_facts_getenv (c->facts, var),
+                                                      c->facts->xdg_runtime_dir);
+  g_autofree char *why = g_strdup_printf ("%s, located by $%s", what, var);
 
-  if (path == NULL)
-    return;
-  /* The variable tells the sandbox where the authority lives: it goes
-   * with the socket, even if the environment allowlist passes it. */
-  if (!socket_is_allowed (c, path))
-    g_hash_table_insert (c->masked_vars, g_strdup (var), g_strdup (what));
-  why = g_strdup_printf ("%s, located by $%s", what, var);
-  add_mask_path (c, it, path, why);
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      /* The variable tells the sandbox where the authority lives: it
+       * goes with a socket it names that is not exempt, even if the
+       * environment allowlist passes it. */
+      if (!socket_is_allowed (c, paths[i]))
+        g_hash_table_insert (c->masked_vars, g_strdup (var), g_strdup (what));
+      add_mask_path (c, it, paths[i], why);
+    }
 }
 
 /* Every path an allow= glob (${VARS} expanded) matches on this host, and
@@ -661,12 +663,12 @@ collect_allowed_sockets (Compiler *c)
         allow_socket_glob (c, entry->paths[j]);
       for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
         {
-          g_autofree char *path = cordon_socket_path_from_env (entry->env[j],
-                                                               cordon_host_facts_getenv (c->facts, entry->env[j]),
-                                                               c->facts->xdg_runtime_dir);
+          g_auto(GStrv) paths = cordon_socket_paths_from_env (entry->env[j],
+                                                              cordon_host_facts_getenv (c->facts, entry->env[j]),
+                                                              c->facts->xdg_runtime_dir);
 
-          if (path != NULL)
-            allow_socket_path (c, path);
+          for (guint k = 0; paths[k] != NULL; k++)
+            allow_socket_path (c, paths[k]);
         }
       if (entry == NULL)
         allow_socket_glob (c, it->text);

@@ -448,15 +448,3 @@ cordon_socket_paths_from_env (const char *name,
   g_ptr_array_add (paths, NULL);
   return g_strdupv ((char **) paths->pdata);
 }
-
-/* The first of cordon_socket_paths_from_env, or NULL: for a caller that
- * masks one path per variable. */
-char *
-cordon_socket_path_from_env (const char *name,
-                             const char *value,
-                             const char *xdg_runtime_dir)
-{
-  g_auto(GStrv) paths = cordon_socket_paths_from_env (name, value, xdg_runtime_dir);
-
-  return g_strdup (paths[0]);
-}

@@ -24,8 +24,5 @@ guint cordon_socket_catalog_len (void);
 char **cordon_socket_paths_from_env (const char *name,
                                      const char *value,
                                      const char *xdg_runtime_dir);
-char *cordon_socket_path_from_env (const char *name,
-                                   const char *value,
-                                   const char *xdg_runtime_dir);
 
 G_END_DECLS

@@ -839,6 +839,25 @@ test_compile_drops_the_variable_that_located_a_masked_socket (void **state)
   assert_false (envp_has_name (plan, "DOCKER_HOST"));
 }
 
+/* D-Bus clients try every address of the list: each socket is masked,
+ * and the variable goes with them. */
+static void
+test_compile_masks_every_socket_a_variable_names (void **state)
+{
+  const char *extra[] = {
+    "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus;unix:path=/home/alice/work/fallback", NULL
+  };
+  g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_socket (host, "/home/alice/work/fallback");
+  plan = fixture_compile_ok (host, "[environment]\nallow=DBUS_SESSION_BUS_ADDRESS\n"
+                             "[sockets]\nmask=@dbus-session\n");
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/run/user/1000/bus") >= 0);
+  assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/fallback") >= 0);
+  assert_false (envp_has_name (plan, "DBUS_SESSION_BUS_ADDRESS"));
+}
+
 static void
 test_compile_keeps_cordons_own_config_read_only_under_a_writable_home (void **state)
 {
@@ -1471,6 +1490,7 @@ main (void)
     T (test_compile_leaves_a_socket_the_caller_cannot_connect_to),
     T (test_compile_masks_a_socket_at_its_bind_mount_alias_too),
     T (test_compile_drops_the_variable_that_located_a_masked_socket),
+    cmocka_unit_test (test_compile_masks_every_socket_a_variable_names),
     T (test_compile_passes_the_variable_of_an_allowed_socket),
     T (test_compile_keeps_each_named_capability_after_dropping_all),
     T (test_compile_records_the_seccomp_profile_and_its_exceptions),

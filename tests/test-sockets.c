@@ -238,20 +238,6 @@ test_dbus_path_named_twice_is_located_once (void **state)
   assert_locates ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/run/bus;unix:path=//run/bus/", "/run/bus");
 }
 
-/* The one-path form, for callers that mask one path per variable. */
-static void
-test_path_from_env_is_the_first_path (void **state)
-{
-  g_autofree char *first = cordon_socket_path_from_env ("DBUS_SESSION_BUS_ADDRESS",
-                                                        "unix:path=/run/a;unix:path=/run/b",
-                                                        RUNTIME_DIR);
-  g_autofree char *none = cordon_socket_path_from_env ("DOCKER_HOST", "tcp://h:1", RUNTIME_DIR);
-
-  assert_non_null (first);
-  assert_string_equal (first, "/run/a");
-  assert_null (none);
-}
-
 /* D-Bus writes every byte outside [-0-9A-Za-z_/.\*] of a value as %XX:
  * the socket is at the decoded path. */
 static void
@@ -634,7 +620,6 @@ main (void)
     cmocka_unit_test (test_dbus_garbage_locates_nothing),
     cmocka_unit_test (test_dbus_every_unix_path_of_the_list_is_located),
     cmocka_unit_test (test_dbus_path_named_twice_is_located_once),
-    cmocka_unit_test (test_path_from_env_is_the_first_path),
     cmocka_unit_test (test_dbus_escaped_path_is_decoded),
     cmocka_unit_test (test_dbus_path_escaped_from_its_first_slash_is_absolute),
     cmocka_unit_test (test_dbus_escaped_separators_stay_in_the_path),
