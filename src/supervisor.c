@@ -548,46 +548,50 @@ poll_until_done (Supervisor *sv)
     }
 }
 
-static void
-fill_result (Supervisor *sv,
-             CordonRunResult *r)
+/* The first that applies: a signal before the command started (128+N),
+ * the timeout (124), a denial that did not hold before release (125),
+ * verified and stopped (0), bwrap gone before release (125), a command
+ * that could not be executed (127 or 126), else the command's own status.
+ * A failure of verification after release (a bogus late line) does not
+ * hide the status of a command that ran. */
+void
+cordon_supervisor_fill_result (const CordonRunFacts *facts,
+                               CordonRunResult *out_result)
 {
+  CordonRunResult *r = out_result;
+
   memset (r, 0, sizeof *r);
-  r->child_pid = sv->child_pid;
-  r->exec_errno = sv->exec_errno;
-  r->keyring_errno = sv->keyring_errno;
-  r->forwarded_signal = sv->forwarded;
-  r->n_killed = sv->n_killed;
-  r->launch_us = sv->ready ? (guint64) (sv->t_ready - sv->t_start) : 0;
-  r->run_us = sv->ready ? (guint64) (g_get_monotonic_time () - sv->t_ready) : 0;
-  if (sv->early_signal != 0)
+  r->child_pid = facts->child_pid;
+  r->exec_errno = facts->exec_errno;
+  r->keyring_errno = facts->keyring_errno;
+  if (facts->early_signal != 0)
     {
       r->outcome = CORDON_OUTCOME_SIGNALED;
-      r->exit_status = 128 + sv->early_signal;
+      r->exit_status = 128 + facts->early_signal;
     }
-  else if (sv->timed_out)
+  else if (facts->timed_out)
     {
       r->outcome = CORDON_OUTCOME_TIMED_OUT;
       r->exit_status = 124;
     }
-  else if (sv->verify_failed && (!sv->ready || sv->opts->verify_only))
+  else if (facts->verify_failed && (!facts->ready || facts->verify_only))
     {
       r->outcome = CORDON_OUTCOME_VERIFY_FAILED;
       r->exit_status = 125;
     }
-  else if (sv->verified_only)
+  else if (facts->verified_only)
     {
       r->outcome = CORDON_OUTCOME_VERIFIED;
       r->exit_status = 0;
     }
-  else if (!sv->ready)
+  else if (!facts->ready)
     {
       r->outcome = CORDON_OUTCOME_LAUNCH_FAILED;
       r->exit_status = 125;
     }
-  else if (sv->exec_errno != 0)
+  else if (facts->exec_errno != 0)
     {
-      gboolean missing = sv->exec_errno == ENOENT || sv->exec_errno == ENOTDIR;
+      gboolean missing = facts->exec_errno == ENOENT || facts->exec_errno == ENOTDIR;
 
       r->outcome = missing ? CORDON_OUTCOME_NOT_FOUND : CORDON_OUTCOME_NOT_EXECUTABLE;
       r->exit_status = missing ? 127 : 126;
@@ -595,12 +599,36 @@ fill_result (Supervisor *sv,
   else
     {
       r->outcome = CORDON_OUTCOME_EXITED;
-      r->exit_status = WIFEXITED (sv->bwrap_status) ? WEXITSTATUS (sv->bwrap_status)
-                                                     : 128 + WTERMSIG (sv->bwrap_status);
+      r->exit_status = WIFEXITED (facts->bwrap_status) ? WEXITSTATUS (facts->bwrap_status)
+                                                       : 128 + WTERMSIG (facts->bwrap_status);
       /* bwrap reports a command killed by signal N as 128+N, as a shell does. */
       if (r->exit_status > 128 && r->exit_status < 128 + NSIG)
         r->term_signal = r->exit_status - 128;
     }
+}
+
+static void
+fill_result (Supervisor *sv,
+             CordonRunResult *r)
+{
+  CordonRunFacts facts = {
+    .ready = sv->ready,
+    .timed_out = sv->timed_out,
+    .bwrap_status = sv->bwrap_status,
+    .early_signal = sv->early_signal,
+    .exec_errno = sv->exec_errno,
+    .keyring_errno = sv->keyring_errno,
+    .verify_failed = sv->verify_failed,
+    .verify_only = sv->opts->verify_only,
+    .verified_only = sv->verified_only,
+    .child_pid = sv->child_pid,
+  };
+
+  cordon_supervisor_fill_result (&facts, r);
+  r->forwarded_signal = sv->forwarded;
+  r->n_killed = sv->n_killed;
+  r->launch_us = sv->ready ? (guint64) (sv->t_ready - sv->t_start) : 0;
+  r->run_us = sv->ready ? (guint64) (g_get_monotonic_time () - sv->t_ready) : 0;
 }
 
 gboolean

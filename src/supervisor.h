@@ -51,10 +51,29 @@ typedef struct
   guint n_killed;           /* processes killed at teardown */
 } CordonRunResult;
 
+/* What the supervisor saw of one run, from which the result follows:
+ * the pure half of cordon_supervise, apart so that the mapping to exit
+ * statuses can be tested without a sandbox. */
+typedef struct
+{
+  gboolean ready;           /* the helper said "R": the command was released */
+  gboolean timed_out;
+  int bwrap_status;         /* the keeper's wait status, which is bwrap's */
+  int early_signal;         /* a signal cordon got before the command started */
+  int exec_errno;           /* "E<errno>" of the helper */
+  int keyring_errno;        /* "K<errno>" of the helper */
+  gboolean verify_failed;
+  gboolean verify_only;     /* cordon verify: prove, never run */
+  gboolean verified_only;   /* every denial held, and nothing was run */
+  pid_t child_pid;
+} CordonRunFacts;
+
 gboolean cordon_supervisor_prepare (GError **error);
 gboolean cordon_supervise (CordonLaunch *launch,
                            const CordonSuperviseOptions *options,
                            CordonRunResult *out_result,
                            GError **error);
+void cordon_supervisor_fill_result (const CordonRunFacts *facts,
+                                    CordonRunResult *out_result);
 
 G_END_DECLS
