@@ -100,11 +100,19 @@ compile_and_render (const CordonPolicy *policy,
   g_assert (facts != NULL);
   facts->uid = 1000;
   cordon_host_facts_scan_policy (facts, policy);
-  plan = cordon_compile (policy, facts, NULL);
+  /* The probe's every answer and a setuid bwrap's shape, as run gives
+   * them to compile: a plan must come of the policy either way. */
+  {
+    static const CordonCompileOptions host = { TRUE, TRUE, TRUE };
+    g_autoptr(CordonPlan) adapted = cordon_compile_with (policy, facts, &host, NULL);
+
+    plan = cordon_compile (policy, facts, NULL);
+    g_assert ((plan == NULL) == (adapted == NULL));
+  }
   if (plan == NULL)
     return;
   argv = cordon_render_argv (plan);
-  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", NULL);
+  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon", NULL);
   json = cordon_render_json (plan, argv, "/usr/bin/bwrap", NULL);
   explain = cordon_render_explain (plan, argv);
   nul = cordon_bwrap_argv_to_nul (argv);
