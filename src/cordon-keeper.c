@@ -40,7 +40,6 @@
  * root, outside. Plain libc, static where the toolchain can be. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -60,6 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc-read.h"
 #include "spec-codec.h"
 #include "userns-fork.h"
 
@@ -85,61 +85,19 @@ say (int fd,
 }
 
 /* SIGKILL to each child of this process, as the kernel lists them
- * (CONFIG_PROC_CHILDREN), else as a scan of /proc finds them. */
+ * (CONFIG_PROC_CHILDREN), else as a scan of /proc finds them. Only the
+ * children: what is below them comes to the keeper when they die, and is
+ * found on the next round. */
 static void
 kill_children (void)
 {
-  char path[64], buf[4096];
-  pid_t self = getpid ();
-  ssize_t n;
-  int fd;
+  CordonPidList children = { 0 };
 
-  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) self, (int) self);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0)
-    {
-      size_t len = 0;
-
-      while (len < sizeof buf - 1 && (n = read (fd, buf + len, sizeof buf - 1 - len)) > 0)
-        len += (size_t) n;
-      close (fd);
-      buf[len] = '\0';
-      /* "PID PID ": only a number its separator ends is whole. A list
-       * that filled the buffer may have been cut in a number, which is
-       * left for the next round's listing. */
-      for (char *p = buf, *sep; (sep = strpbrk (p, " \n")) != NULL; p = sep + 1)
-        {
-          *sep = '\0';
-          if (atoi (p) > 0)
-            kill ((pid_t) atoi (p), SIGKILL);
-        }
-      return;
-    }
-  DIR *dir = opendir ("/proc");
-  struct dirent *entry;
-
-  while (dir != NULL && (entry = readdir (dir)) != NULL)
-    {
-      pid_t pid = (pid_t) atoi (entry->d_name);
-      char *paren;
-
-      if (pid <= 0)
-        continue;
-      snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-      if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
-        continue;
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-      if (n <= 0)
-        continue;
-      buf[n] = '\0';
-      /* "PID (NAME) S PPID ...": NAME may hold spaces and parentheses. */
-      if ((paren = strrchr (buf, ')')) != NULL && strlen (paren) > 4
-          && (pid_t) atoi (paren + 4) == self)
-        kill (pid, SIGKILL);
-    }
-  if (dir != NULL)
-    closedir (dir);
+  if (cordon_proc_children (getpid (), &children) != 0)
+    cordon_proc_children_by_scan (getpid (), 0, &children);
+  for (size_t i = 0; i < children.len; i++)
+    kill (children.pids[i], SIGKILL);
+  cordon_pid_list_clear (&children);
 }
 
 static long

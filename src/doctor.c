@@ -12,6 +12,7 @@
 #include "doctor.h"
 #include "launch.h"
 #include "probe.h"
+#include "proc-read.h"
 
 static void
 finding_free (gpointer p)
@@ -125,7 +126,7 @@ check_proc (GPtrArray *out)
 static void
 check_container (GPtrArray *out)
 {
-  g_autofree char *seccomp = cordon_probe_self_status ("Seccomp");
+  g_autofree char *seccomp = cordon_proc_status_field (0, "Seccomp");
   gboolean in_container = g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS)
                           || g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)
                           || g_getenv ("container") != NULL;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "exec-checks.h"
+#include "proc-read.h"
 #include "sha256.h"
 #include "spec-codec.h"
 
@@ -720,36 +721,30 @@ check_fds (CordonChecker *ck,
   result (ck, "fds", detail[0] == '\0', 0, detail);
 }
 
-static int
-status_field (const char *field,
+/* The value of `field` in `status` (NULL: unread), cut to `size`; ""
+ * when there is none. */
+static void
+status_field (const char *status,
+              const char *field,
               char *out,
               size_t size)
 {
-  FILE *f = fopen ("/proc/self/status", "re");
-  char line[256];
-  size_t len = strlen (field);
-  int found = 0;
+  size_t len = 0;
+  const char *value = cordon_proc_status_find (status, field, &len);
 
-  while (f != NULL && fgets (line, sizeof line, f) != NULL)
-    if (strncmp (line, field, len) == 0 && line[len] == ':')
-      {
-        snprintf (out, size, "%s", line + len + 1 + strspn (line + len + 1, " \t"));
-        out[strcspn (out, "\n")] = '\0';
-        found = 1;
-        break;
-      }
-  if (f != NULL)
-    fclose (f);
-  return found;
+  snprintf (out, size, "%.*s", value != NULL ? (int) len : 0, value != NULL ? value : "");
 }
 
+/* CapEff and NoNewPrivs, from one reading of this process's status. */
 static void
 check_credentials (CordonChecker *ck)
 {
+  char *status = cordon_proc_read (0, "status", NULL);
   char cap[64] = "", nnp[16] = "";
 
-  status_field ("CapEff", cap, sizeof cap);
-  status_field ("NoNewPrivs", nnp, sizeof nnp);
+  status_field (status, "CapEff", cap, sizeof cap);
+  status_field (status, "NoNewPrivs", nnp, sizeof nnp);
+  free (status);
   {
     /* Exactly what the policy keeps ([capabilities] keep=), 0 by default. */
     unsigned long long eff = strtoull (cap, NULL, 16);

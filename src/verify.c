@@ -19,6 +19,7 @@
 #include "launch.h"
 #include "mount-table.h"
 #include "path-util.h"
+#include "proc-read.h"
 #include "verify.h"
 
 /* Values shorter than this are not searched for: they are not secrets,
@@ -496,17 +497,15 @@ cordon_verify_get_check (const CordonVerify *v,
 
 /* --- from outside, on /proc/PID of the waiting helper ----------------- */
 
+/* The value of `field` in a /proc/PID/status text, or NULL. */
 static char *
-proc_read (pid_t pid,
-           const char *what,
-           gsize *out_len)
+status_value (const char *status,
+              const char *field)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, what);
-  char *text = NULL;
+  size_t len = 0;
+  const char *value = cordon_proc_status_find (status, field, &len);
 
-  if (!g_file_get_contents (path, &text, out_len, NULL))
-    return NULL;
-  return text;
+  return value != NULL ? g_strndup (value, len) : NULL;
 }
 
 /* Names outside the allowlist, or a value whose digest is a dropped
@@ -515,8 +514,8 @@ static char *
 environ_problem (CordonVerify *v,
                  pid_t pid)
 {
-  gsize len = 0;
-  g_autofree char *env = proc_read (pid, "environ", &len);
+  size_t len = 0;
+  g_autofree char *env = cordon_proc_read (pid, "environ", &len);
 
   if (env == NULL)
     return g_strdup_printf ("cannot read /proc/%d/environ", (int) pid);
@@ -539,17 +538,18 @@ status_problem (const char *status,
                 guint64 keep_caps,
                 gboolean seccomp)
 {
-  const char *cap = status != NULL ? strstr (status, "\nCapEff:\t") : NULL;
-  const char *nnp = status != NULL ? strstr (status, "\nNoNewPrivs:\t") : NULL;
+  g_autofree char *cap = status_value (status, "CapEff");
+  g_autofree char *nnp = status_value (status, "NoNewPrivs");
+  g_autofree char *mode = status_value (status, "Seccomp");
 
   if (cap == NULL || nnp == NULL)
     return g_strdup ("cannot read CapEff and NoNewPrivs");
-  if (g_ascii_strtoull (cap + strlen ("\nCapEff:\t"), NULL, 16) != keep_caps)
+  if (g_ascii_strtoull (cap, NULL, 16) != keep_caps)
     return g_strdup ("CapEff is not what the policy keeps");
-  if (nnp[strlen ("\nNoNewPrivs:\t")] != '1')
+  if (nnp[0] != '1')
     return g_strdup ("NoNewPrivs is not 1");
   /* The filter is in force: the sandbox cannot fake this line. */
-  if (seccomp && strstr (status, "\nSeccomp:\t2\n") == NULL)
+  if (seccomp && g_strcmp0 (mode, "2") != 0)
     return g_strdup ("no seccomp filter is in force");
   return NULL;
 }
@@ -598,7 +598,7 @@ fds_problem (pid_t pid)
 static GPtrArray *
 read_mounts (pid_t pid)
 {
-  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
+  g_autofree char *info = cordon_proc_read (pid, "mountinfo", NULL);
 
   return info != NULL ? cordon_mount_table_parse (info) : NULL;
 }
@@ -627,9 +627,10 @@ ids_are (const char *status,
          const char *field,
          guint id)
 {
-  g_autofree char *needle = g_strdup_printf ("\n%s:\t%u\t%u\t%u\t%u\n", field, id, id, id, id);
+  g_autofree char *value = status_value (status, field);
+  g_autofree char *want = g_strdup_printf ("%u\t%u\t%u\t%u", id, id, id, id);
 
-  return strstr (status, needle) != NULL;
+  return g_strcmp0 (value, want) == 0;
 }
 
 /* The sandbox runs as the host user the plan names: bwrap, and the helper
@@ -640,7 +641,8 @@ identity_problem (CordonVerify *v,
                   pid_t pid,
                   const char *status)
 {
-  const char *groups = status != NULL ? strstr (status, "\nGroups:") : NULL;
+  size_t n_groups = 0;
+  const char *groups = cordon_proc_status_find (status, "Groups", &n_groups);
 
   if (status == NULL || groups == NULL)
     return g_strdup_printf ("cannot read /proc/%d/status", (int) pid);
@@ -649,9 +651,7 @@ identity_problem (CordonVerify *v,
   if (v->switched && !ids_are (status, "Gid", v->host_gid))
     return g_strdup_printf ("process %d does not run as host gid %u", (int) pid, (guint) v->host_gid);
   /* "Groups:" and nothing but blanks up to the end of its line. */
-  groups += strlen ("\nGroups:");
-  groups += strspn (groups, " \t");
-  if (v->switched && *groups != '\n')
+  if (v->switched && n_groups > 0)
     return g_strdup_printf ("process %d holds supplementary groups", (int) pid);
   return NULL;
 }
@@ -780,8 +780,8 @@ cordon_verify_outside (CordonVerify *v,
                        pid_t bwrap)
 {
   /* Each file of the stopped helper read once, for every check on it. */
-  g_autofree char *status = proc_read (helper, "status", NULL);
-  g_autofree char *bwrap_status = proc_read (bwrap, "status", NULL);
+  g_autofree char *status = cordon_proc_read (helper, "status", NULL);
+  g_autofree char *bwrap_status = cordon_proc_read (bwrap, "status", NULL);
   g_autoptr(GPtrArray) mounts = read_mounts (helper);
   char *problem = environ_problem (v, bwrap);
 
