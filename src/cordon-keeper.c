@@ -60,13 +60,14 @@
 #include <unistd.h>
 
 #include "proc-read.h"
+#include "protocol.h"
 #include "spec-codec.h"
 #include "userns-fork.h"
 
 extern char **environ;
 
-/* The fds bwrap is given are those below LIFE_FD; see launch.c. */
-enum { FIRST_BWRAP_FD = 3 };
+/* The fds bwrap is given are those below LIFE_FD; see protocol.h. */
+enum { FIRST_BWRAP_FD = CORDON_FD_ARGS };
 
 /* How long teardown may take before the keeper gives up: a process that
  * SIGKILL does not end within this is stuck in the kernel. */
@@ -74,11 +75,11 @@ enum { FIRST_BWRAP_FD = 3 };
 
 static void
 say (int fd,
-     char tag,
+     CordonKeeperWord tag,
      long value)
 {
   char buf[32];
-  int n = snprintf (buf, sizeof buf, "%c%ld\n", tag, value);
+  int n = snprintf (buf, sizeof buf, "%c%ld\n", (char) tag, value);
 
   while (write (fd, buf, (size_t) n) < 0 && errno == EINTR)
     ;
@@ -376,13 +377,13 @@ apply_mounts (const StageLine *lines,
     {
       const StageLine *l = &lines[i];
 
-      if (l->n == 2 && strcmp (l->f[0], "shadow") == 0)
+      if (l->n == 2 && strcmp (l->f[0], CORDON_STAGE_LINE_SHADOW) == 0)
         {
           if (mount ("cordon-shadow", l->f[1], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0711,size=1m") != 0)
             return stage_fail ("cannot lay a shadow over", l->f[1]);
           shadows[n_shadows++] = l->f[1];
         }
-      else if (l->n == 4 && strcmp (l->f[0], "attach") == 0)
+      else if (l->n == 4 && strcmp (l->f[0], CORDON_STAGE_LINE_ATTACH) == 0)
         {
           int tree = stage_fd + 1 + atoi (l->f[1]);
 
@@ -391,7 +392,7 @@ apply_mounts (const StageLine *lines,
             return stage_fail ("cannot attach", l->f[3]);
           close (tree);
         }
-      else if (!(l->n == 3 && strcmp (l->f[0], "ids") == 0))
+      else if (!(l->n == 3 && strcmp (l->f[0], CORDON_STAGE_LINE_IDS) == 0))
         return errno = EINVAL, stage_fail ("cannot read the instruction", l->f[0]);
     }
   for (size_t i = 0; i < n_shadows; i++)
@@ -422,7 +423,7 @@ stage (int stage_fd,
     return errno = E2BIG, stage_fail ("cannot read", "the stage");
   close (stage_fd);
   for (size_t i = 0; i < n_lines; i++)
-    mounts = mounts || strcmp (lines[i].f[0], "ids") != 0;
+    mounts = mounts || strcmp (lines[i].f[0], CORDON_STAGE_LINE_IDS) != 0;
   /* A mount namespace of the keeper's own, receiving the host's mounts
    * but sending none back: the shadows and trees never reach the host. */
   if (mounts && (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0))
@@ -430,7 +431,7 @@ stage (int stage_fd,
   if (apply_mounts (lines, n_lines, stage_fd) != 0)
     return -1;
   ids = n_lines > 0 ? &lines[n_lines - 1] : NULL;
-  if (ids == NULL || ids->n != 3 || strcmp (ids->f[0], "ids") != 0)
+  if (ids == NULL || ids->n != 3 || strcmp (ids->f[0], CORDON_STAGE_LINE_IDS) != 0)
     return errno = EINVAL, stage_fail ("no identity in", "the stage");
   uid = (uid_t) strtoul (ids->f[1], NULL, 10);
   gid = (gid_t) strtoul (ids->f[2], NULL, 10);
@@ -522,7 +523,7 @@ watch (const Keeper *k,
           char byte;
           ssize_t n = read (k->life_fd, &byte, 1);
 
-          if (n == 1 && byte == 'R')
+          if (n == 1 && byte == CORDON_KEEPER_RELEASED)
             released = 1;
           else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
             return k->leave && released ? 0 : teardown (k->bwrap, k->pgid == 0);
@@ -554,12 +555,12 @@ main (int argc,
    * it waits, pending, for the signalfd made below. */
   if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 || sigprocmask (SIG_BLOCK, &chld, NULL) != 0)
     {
-      say (k.life_fd, 'E', errno);
+      say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
       return 125;
     }
   if (k.stage_fd >= 0 && stage (k.stage_fd, &uid, &gid) != 0)
     {
-      say (k.life_fd, 'S', errno != 0 ? errno : EINVAL);
+      say (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL);
       return 125;
     }
   k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)
@@ -571,14 +572,14 @@ main (int argc,
     close (fd);
   if (k.bwrap < 0)
     {
-      say (k.life_fd, 'E', spawn_errno);
+      say (k.life_fd, CORDON_KEEPER_ERRNO, spawn_errno);
       return 125;
     }
   if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
     {
-      say (k.life_fd, 'E', errno);
+      say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
       return teardown (k.bwrap, k.pgid == 0);
     }
-  say (k.life_fd, 'P', (long) k.bwrap);
+  say (k.life_fd, CORDON_KEEPER_PID, (long) k.bwrap);
   return watch (&k, sigfd);
 }

@@ -23,6 +23,7 @@
 
 #include "exec-checks.h"
 #include "proc-read.h"
+#include "protocol.h"
 #include "sha256.h"
 #include "spec-codec.h"
 
@@ -57,8 +58,8 @@ result (CordonChecker *ck,
 {
   char line[1024];
 
-  snprintf (line, sizeof line, "V\t%s\t%s\t%d\t%s\n", id, ok ? "ok" : "fail", err,
-            detail != NULL ? detail : "");
+  snprintf (line, sizeof line, "%c\t%s\t%s\t%d\t%s\n", (char) CORDON_EXEC_RESULT, id,
+            ok ? CORDON_RESULT_OK : CORDON_RESULT_FAIL, err, detail != NULL ? detail : "");
   cordon_exec_write (ck->status_fd, line);
   if (!ok)
     ck->failed++;

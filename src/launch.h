@@ -12,6 +12,7 @@
 
 #include "bwrap-argv.h"
 #include "plan.h"
+#include "protocol.h"
 #include "stage.h"
 
 G_BEGIN_DECLS
@@ -19,10 +20,6 @@ G_BEGIN_DECLS
 /* Where the helper is bound inside the sandbox: /dev is the fresh tmpfs
  * bwrap makes (--dev), so the mount point can be created under any root. */
 #define CORDON_EXEC_SANDBOX_PATH "/dev/.cordon-exec"
-
-/* The helper's own fds in the sandbox: its status and go pipes. */
-#define CORDON_EXEC_STATUS_FD 5
-#define CORDON_EXEC_GO_FD 7
 
 typedef struct
 {

@@ -22,6 +22,7 @@
 
 #include "cordon-error.h"
 #include "proc-read.h"
+#include "protocol.h"
 #include "supervisor.h"
 
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -43,7 +44,7 @@ typedef struct
   int forwarded;
   gboolean verify_failed;
   gboolean verified_only;
-  gboolean released;        /* 'G' was sent: the command may start */
+  gboolean released;        /* CORDON_EXEC_GO was sent: the command may start */
   pid_t child_pid;
   GString *json;
   GString *status;
@@ -258,7 +259,7 @@ on_wait (Supervisor *sv)
 {
   CordonVerify *v = sv->opts->verify;
   pid_t helper = sv->child_pid;
-  char word = 'A';
+  char word = CORDON_EXEC_STOP;
 
   on_json (sv);
   if (sv->opts->pid_namespace)
@@ -278,10 +279,10 @@ on_wait (Supervisor *sv)
     sv->verified_only = TRUE;
   else
     {
-      word = 'G';
+      word = CORDON_EXEC_GO;
       sv->released = TRUE;
     }
-  /* 'G' releases the command; anything else, or no word, stops it. */
+  /* CORDON_EXEC_GO releases the command; anything else, or no word, stops it. */
   if (sv->launch->go_fd >= 0 && write (sv->launch->go_fd, &word, 1) != 1)
     sv->verify_failed = TRUE;
   clear_fd (&sv->launch->go_fd);
@@ -294,9 +295,9 @@ on_status_line (Supervisor *sv,
 {
   switch (line[0])
     {
-    case 'R':
+    case CORDON_EXEC_RUNNING:
       /* With verification, the command may start only after cordon said
-       * 'G': an "R" before that is a helper that skipped the gate. */
+       * go: an "R" before that is a helper that skipped the gate. */
       if (sv->opts->verify != NULL && !sv->released)
         {
           sv->verify_failed = TRUE;
@@ -305,31 +306,33 @@ on_status_line (Supervisor *sv,
         }
       if (!sv->ready)
         {
+          const char released = CORDON_KEEPER_RELEASED;
+
           sv->ready = TRUE;
           /* The sandbox is released and the command starting: from now
            * on a keeper told to leave the sandbox alive may (before, a
            * half-made sandbox would be stranded). A keeper gone already
            * cannot read it; bwrap's end tells the rest. */
-          if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, "R", 1) != 1)
+          if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, &released, 1) != 1)
             clear_fd (&sv->launch->life_fd);
           sv->t_ready = g_get_monotonic_time ();
         }
       break;
-    case 'E':
+    case CORDON_EXEC_EXEC_ERRNO:
       sv->exec_errno = (int) strtol (line + 1, NULL, 10);
       break;
-    case 'K':
+    case CORDON_EXEC_SETUP_ERRNO:
       sv->keyring_errno = (int) strtol (line + 1, NULL, 10);
       break;
-    case 'V':
+    case CORDON_EXEC_RESULT:
       /* A result for a check cordon did not ask for is not believed. */
       if (sv->opts->verify == NULL || !cordon_verify_record (sv->opts->verify, line))
         sv->verify_failed = TRUE;
       break;
-    case 'X':
+    case CORDON_EXEC_FAILED:
       sv->verify_failed = TRUE;
       break;
-    case 'W':
+    case CORDON_EXEC_WAITING:
       on_wait (sv);
       break;
     default:

@@ -20,6 +20,7 @@
 #include "mount-table.h"
 #include "path-util.h"
 #include "proc-read.h"
+#include "protocol.h"
 #include "verify.h"
 
 /* Values shorter than this are not searched for: they are not secrets,
@@ -460,9 +461,10 @@ cordon_verify_record (CordonVerify *v,
   g_auto(GStrv) f = g_strsplit (line, "\t", 5);
   CordonCheck *c;
 
-  if (g_strv_length (f) < 4 || !g_str_equal (f[0], "V") || (c = find_check (v, f[1])) == NULL)
+  if (g_strv_length (f) < 4 || f[0][0] != CORDON_EXEC_RESULT || f[0][1] != '\0'
+      || (c = find_check (v, f[1])) == NULL)
     return FALSE;
-  set_outcome (c, g_str_equal (f[2], "ok"), (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
+  set_outcome (c, g_str_equal (f[2], CORDON_RESULT_OK), (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
   return TRUE;
 }
 
