@@ -59,3 +59,91 @@ typedef enum
 #define CORDON_STAGE_LINE_SHADOW "shadow"   /* shadow<TAB>PATH */
 #define CORDON_STAGE_LINE_ATTACH "attach"   /* attach<TAB>N<TAB>dir|file<TAB>PATH */
 #define CORDON_STAGE_LINE_IDS "ids"         /* ids<TAB>UID<TAB>GID, the last line */
+
+/* --- the verification spec: cordon's lines to cordon-exec -----------------
+ * One line each, its fields separated by tabs, each field %XX-encoded
+ * (path-util's encoder, spec-codec's decoder). A line of a verb cordon-exec
+ * does not know, or with another number of fields, fails the check
+ * CORDON_SPEC_UNKNOWN_ID: no check of cordon's, so the run fails. */
+typedef enum
+{
+  CORDON_SPEC_SOCKET,         /* socket ID PATH */
+  CORDON_SPEC_SECRET_FILE,    /* secret-file ID PATH */
+  CORDON_SPEC_SECRET_DIR,     /* secret-dir ID PATH */
+  CORDON_SPEC_READ_ONLY,      /* read-only ID PATH */
+  CORDON_SPEC_UNREACHABLE,    /* unreachable ID PATH */
+  CORDON_SPEC_NAMESPACE,      /* namespace ID NAME HOST-INODE */
+  CORDON_SPEC_PROC_SYS,       /* proc-sys: the check CORDON_CHECK_PROC_SYS */
+  CORDON_SPEC_SECCOMP,        /* seccomp ID,ID...: those seccomp probes ("-": none) */
+  CORDON_SPEC_ENV_ALLOW,      /* env-allow NAME: a name that may be set */
+  CORDON_SPEC_DIGEST,         /* digest HEX: the sha256 of a value that must appear nowhere */
+  CORDON_SPEC_PID_NAMESPACE,  /* pid-namespace: only the sandbox's processes may show */
+  CORDON_SPEC_HOST_PROC,      /* host-proc PID: the host's /proc, cordon's pid in it */
+  CORDON_SPEC_OUTSIDE_SHOWN,  /* outside-shown: processes outside show; none may be open */
+  CORDON_SPEC_CAPEFF,         /* capeff HEX: the capabilities the policy keeps */
+  CORDON_SPEC_MAX
+} CordonSpecVerb;
+
+typedef struct
+{
+  const char *word;           /* the line's first field */
+  unsigned n_fields;          /* the line's fields, the word among them */
+  const char *expect;         /* what the check of each such line (its ID the line's) proves, or
+                               * NULL: the line makes no check of its own */
+} CordonSpecVerbInfo;
+
+extern const CordonSpecVerbInfo cordon_spec_verbs[CORDON_SPEC_MAX];
+
+/* The verb a line of `n_fields` fields begins with, or CORDON_SPEC_MAX. */
+CordonSpecVerb cordon_spec_verb_find (const char *word,
+                                      unsigned n_fields);
+
+#define CORDON_SPEC_UNKNOWN_ID "spec"
+
+/* --- the checks of a fixed id -----------------------------------------------
+ * Both sides name them from this table: the spec's path checks are
+ * numbered instead, by the line that asks for them. In the order cordon
+ * lists them: proc-sys, the seccomp probes, then the checks every sandbox
+ * gets (some only under a plan that needs them), then the last two from
+ * outside. */
+typedef enum
+{
+  CORDON_CHECK_PROC_SYS,
+  CORDON_CHECK_SECCOMP_KEYRING,
+  CORDON_CHECK_SECCOMP_TIOCSTI,
+  CORDON_CHECK_SECCOMP_MOUNT_API,
+  CORDON_CHECK_SECCOMP_BY_NUMBER,
+  CORDON_CHECK_SECCOMP_CLONE3,
+  CORDON_CHECK_SECCOMP_USERNS,
+  CORDON_CHECK_SECCOMP_SOCKET_FAMILY,
+  CORDON_CHECK_SECCOMP_IO_URING,
+  CORDON_CHECK_SECCOMP_SETUID,
+  CORDON_CHECK_ENVIRON,
+  CORDON_CHECK_MOUNT,
+  CORDON_CHECK_TIOCSTI,
+  CORDON_CHECK_KEYRING,
+  CORDON_CHECK_DROPPED_VALUES,
+  CORDON_CHECK_CORDON_UNREADABLE,   /* under the host's /proc only */
+  CORDON_CHECK_FDS,
+  CORDON_CHECK_CAPABILITIES,
+  CORDON_CHECK_NO_NEW_PRIVS,
+  CORDON_CHECK_PROCESSES,           /* with a pid namespace only */
+  CORDON_CHECK_PROCESSES_CLOSED,    /* where processes outside show */
+  CORDON_CHECK_OUTSIDE_ENVIRON,
+  CORDON_CHECK_OUTSIDE_STATUS,
+  CORDON_CHECK_OUTSIDE_NAMESPACES,
+  CORDON_CHECK_OUTSIDE_FDS,
+  CORDON_CHECK_OUTSIDE_MASKS,
+  CORDON_CHECK_OUTSIDE_PROC_SYS,
+  CORDON_CHECK_OUTSIDE_IDENTITY,
+  CORDON_CHECK_MAX
+} CordonCheckId;
+
+typedef struct
+{
+  const char *id;             /* as the result lines and the report name it */
+  const char *expect;         /* one line: what must hold; NULL for outside-identity, whose
+                               * expectation names the plan's host user (verify.c) */
+} CordonCheckInfo;
+
+extern const CordonCheckInfo cordon_checks[CORDON_CHECK_MAX];

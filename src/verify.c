@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -75,15 +76,64 @@ add_check (CordonVerify *v,
   return c;
 }
 
-static void
-spec_line (CordonVerify *v,
-           const char *kind,
-           const char *id,
-           const char *path)
+static CordonCheck *
+add_fixed_check (CordonVerify *v,
+                 CordonCheckId check,
+                 const char *target,
+                 const CordonOp *op)
 {
-  g_string_append_printf (v->spec, "%s\t%s\t", kind, id);
+  return add_check (v, cordon_checks[check].id, target, cordon_checks[check].expect, op);
+}
+
+/* One line of the spec: the verb, then each field (NULL-terminated). */
+G_GNUC_NULL_TERMINATED static void
+spec_line (CordonVerify *v,
+           CordonSpecVerb verb,
+           ...)
+{
+  va_list ap;
+
+  g_string_append (v->spec, cordon_spec_verbs[verb].word);
+  va_start (ap, verb);
+  for (const char *field = va_arg (ap, const char *); field != NULL; field = va_arg (ap, const char *))
+    g_string_append_printf (v->spec, "\t%s", field);
+  va_end (ap);
+  g_string_append_c (v->spec, '\n');
+}
+
+/* A line that asks for the check of a path, numbered as the check is,
+ * and the check it asks for. */
+static CordonCheck *
+add_path_check (CordonVerify *v,
+                CordonSpecVerb verb,
+                const char *path,
+                const CordonOp *op)
+{
+  g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+
+  g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[verb].word, id);
   cordon_path_append_encoded (v->spec, path);
   g_string_append_c (v->spec, '\n');
+  return add_check (v, id, path, cordon_spec_verbs[verb].expect, op);
+}
+
+/* The spec verb that checks what `op` promises, or CORDON_SPEC_MAX. */
+static CordonSpecVerb
+mask_verb (const CordonOp *op)
+{
+  gboolean socket = op->key == CORDON_KEY_SOCKETS_MASK || op->key == CORDON_KEY_SOCKETS_MASK_LISTENING;
+
+  switch (op->kind)
+    {
+    case CORDON_OP_MASK_FILE:
+      return socket ? CORDON_SPEC_SOCKET : CORDON_SPEC_SECRET_FILE;
+    case CORDON_OP_MASK_DIR:
+      return CORDON_SPEC_SECRET_DIR;
+    case CORDON_OP_RO_BIND:
+      return CORDON_SPEC_READ_ONLY;
+    default:
+      return CORDON_SPEC_MAX;
+    }
 }
 
 static void
@@ -93,29 +143,10 @@ add_mask_checks (CordonVerify *v,
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
-      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
-      gboolean socket = op->key == CORDON_KEY_SOCKETS_MASK || op->key == CORDON_KEY_SOCKETS_MASK_LISTENING;
+      CordonSpecVerb verb = mask_verb (op);
 
-      if (op->kind == CORDON_OP_MASK_FILE && socket)
-        {
-          spec_line (v, "socket", id, op->dest);
-          add_check (v, id, op->dest, "connect() is refused", op);
-        }
-      else if (op->kind == CORDON_OP_MASK_FILE)
-        {
-          spec_line (v, "secret-file", id, op->dest);
-          add_check (v, id, op->dest, "reads back empty or is denied", op);
-        }
-      else if (op->kind == CORDON_OP_MASK_DIR)
-        {
-          spec_line (v, "secret-dir", id, op->dest);
-          add_check (v, id, op->dest, "is empty and read-only", op);
-        }
-      else if (op->kind == CORDON_OP_RO_BIND)
-        {
-          spec_line (v, "read-only", id, op->dest);
-          add_check (v, id, op->dest, "no file can be created", op);
-        }
+      if (verb != CORDON_SPEC_MAX)
+        add_path_check (v, verb, op->dest, op);
       if (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR)
         g_ptr_array_add (v->mask_dests, g_strdup (op->dest));
     }
@@ -145,20 +176,16 @@ add_identity_checks (CordonVerify *v,
 {
   for (guint i = 0; i < plan->unreachable->len; i++)
     {
-      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
-      const char *path = g_ptr_array_index (plan->unreachable, i);
-      CordonCheck *c;
+      CordonCheck *c = add_path_check (v, CORDON_SPEC_UNREACHABLE, g_ptr_array_index (plan->unreachable, i),
+                                       NULL);
 
-      spec_line (v, "unreachable", id, path);
-      c = add_check (v, id, path, "cannot be reached (the sandbox's host user may not search on the way)", NULL);
       c->key = CORDON_KEY_IDENTITY_HOST_USER;
       c->rule = plan->identity_rule;
     }
   if (plan->proc_mode != CORDON_PROC_NONE)
     {
-      g_string_append (v->spec, "proc-sys\n");
-      add_check (v, "proc-sys", "/proc/sys", "read-only: no kernel setting opens for writing",
-                 proc_sys_op (plan));
+      spec_line (v, CORDON_SPEC_PROC_SYS, NULL);
+      add_fixed_check (v, CORDON_CHECK_PROC_SYS, "/proc/sys", proc_sys_op (plan));
     }
 }
 
@@ -174,27 +201,26 @@ add_outside_identity_checks (CordonVerify *v,
   CordonCheck *c;
 
   if (plan->proc_mode != CORDON_PROC_NONE)
-    add_check (v, "outside-proc-sys", "/proc/sys", "seen from outside: mounted read-only", proc_sys_op (plan));
-  c = add_check (v, "outside-identity", "", expect, NULL);
+    add_fixed_check (v, CORDON_CHECK_OUTSIDE_PROC_SYS, "/proc/sys", proc_sys_op (plan));
+  c = add_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_IDENTITY].id, "", expect, NULL);
   c->key = CORDON_KEY_IDENTITY_HOST_USER;
   c->rule = plan->identity_rule;
 }
 
 static const struct
 {
-  const char *id;
-  const char *expect;
+  CordonCheckId check;
   const char *syscall;    /* the call the probe makes, for allow= */
 } seccomp_checks[] = {
-  { "seccomp-keyring", "add_key fails with EPERM", "add_key" },
-  { "seccomp-tiocsti", "TIOCSTI with the high 32 bits set fails with EPERM", "ioctl" },
-  { "seccomp-mount-api", "fsopen fails with ENOSYS", "fsopen" },
-  { "seccomp-by-number", "open_tree_attr, blocked by number, fails with ENOSYS", "open_tree_attr" },
-  { "seccomp-clone3", "clone3 fails with ENOSYS", "clone3" },
-  { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM", "unshare" },
-  { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT", "socket" },
-  { "seccomp-io-uring", "io_uring_setup fails with ENOSYS", "io_uring_setup" },
-  { "seccomp-setuid", "fchmod to a set-user-ID mode fails with EPERM", "fchmod" },
+  { CORDON_CHECK_SECCOMP_KEYRING, "add_key" },
+  { CORDON_CHECK_SECCOMP_TIOCSTI, "ioctl" },
+  { CORDON_CHECK_SECCOMP_MOUNT_API, "fsopen" },
+  { CORDON_CHECK_SECCOMP_BY_NUMBER, "open_tree_attr" },
+  { CORDON_CHECK_SECCOMP_CLONE3, "clone3" },
+  { CORDON_CHECK_SECCOMP_USERNS, "unshare" },
+  { CORDON_CHECK_SECCOMP_SOCKET_FAMILY, "socket" },
+  { CORDON_CHECK_SECCOMP_IO_URING, "io_uring_setup" },
+  { CORDON_CHECK_SECCOMP_SETUID, "fchmod" },
 };
 
 /* Under the host's /proc: cordon's own entries must be closed to the
@@ -210,7 +236,7 @@ add_host_proc_checks (CordonVerify *v,
   if (plan->proc_mode != CORDON_PROC_HOST_RO)
     return;
   self = g_file_read_link ("/proc/self", NULL);
-  g_string_append_printf (v->spec, "host-proc\t%s\n", self != NULL ? self : "0");
+  spec_line (v, CORDON_SPEC_HOST_PROC, self != NULL ? self : "0", NULL);
 }
 
 /* Without a pid namespace of its own, or under the host's /proc, the
@@ -226,17 +252,20 @@ add_outside_shown_checks (CordonVerify *v,
                           const CordonPlan *plan)
 {
   if (shows_outside (plan))
-    g_string_append (v->spec, "outside-shown\n");
+    spec_line (v, CORDON_SPEC_OUTSIDE_SHOWN, NULL);
 }
 
 static void
 add_namespace_checks (CordonVerify *v,
                       const CordonPlan *plan)
 {
+  g_autofree char *caps = g_strdup_printf ("%016" G_GINT64_MODIFIER "x", plan->keep_caps);
+
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
       g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      g_autofree char *inode = NULL;
       guint bit = 0;
 
       if (op->kind != CORDON_OP_UNSHARE)
@@ -245,13 +274,13 @@ add_namespace_checks (CordonVerify *v,
         bit++;
       if (v->host_ns[bit] == 0)
         continue;   /* the host's own is unknown: nothing to compare */
-      g_string_append_printf (v->spec, "namespace\t%s\t%s\t%" G_GUINT64_FORMAT "\n", id,
-                              cordon_namespace_name (op->ns), v->host_ns[bit]);
-      add_check (v, id, cordon_namespace_name (op->ns), "is new, not the host's", op);
+      inode = g_strdup_printf ("%" G_GUINT64_FORMAT, v->host_ns[bit]);
+      spec_line (v, CORDON_SPEC_NAMESPACE, id, cordon_namespace_name (op->ns), inode, NULL);
+      add_check (v, id, cordon_namespace_name (op->ns), cordon_spec_verbs[CORDON_SPEC_NAMESPACE].expect, op);
     }
   if (plan->namespaces & CORDON_NS_PID)
-    g_string_append (v->spec, "pid-namespace\n");
-  g_string_append_printf (v->spec, "capeff\t%016" G_GINT64_MODIFIER "x\n", plan->keep_caps);
+    spec_line (v, CORDON_SPEC_PID_NAMESPACE, NULL);
+  spec_line (v, CORDON_SPEC_CAPEFF, caps, NULL);
   if (plan->seccomp != CORDON_SECCOMP_NONE)
     {
       g_autoptr(GString) probes = g_string_new (NULL);
@@ -259,13 +288,15 @@ add_namespace_checks (CordonVerify *v,
       /* Every probe but those of calls allow= took out of the profile. */
       for (guint i = 0; i < G_N_ELEMENTS (seccomp_checks); i++)
         {
+          const char *id = cordon_checks[seccomp_checks[i].check].id;
+
           if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, seccomp_checks[i].syscall,
                                                 g_str_equal, NULL))
             continue;
-          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", seccomp_checks[i].id);
-          add_check (v, seccomp_checks[i].id, "", seccomp_checks[i].expect, NULL);
+          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", id);
+          add_fixed_check (v, seccomp_checks[i].check, "", NULL);
         }
-      g_string_append_printf (v->spec, "seccomp\t%s\n", probes->len > 0 ? probes->str : "-");
+      spec_line (v, CORDON_SPEC_SECCOMP, probes->len > 0 ? probes->str : "-", NULL);
     }
 }
 
@@ -308,7 +339,7 @@ add_environment (CordonVerify *v,
 {
   /* bwrap itself sets PWD, to the workdir, when it changes to it. */
   g_ptr_array_add (v->allowed, g_strdup ("PWD"));
-  g_string_append (v->spec, "env-allow\tPWD\n");
+  spec_line (v, CORDON_SPEC_ENV_ALLOW, "PWD", NULL);
   for (guint i = 0; i < plan->env_decisions->len; i++)
     {
       const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
@@ -318,7 +349,7 @@ add_environment (CordonVerify *v,
       if (d->passed)
         {
           g_ptr_array_add (v->allowed, g_strdup (d->name));
-          g_string_append_printf (v->spec, "env-allow\t%s\n", d->name);
+          spec_line (v, CORDON_SPEC_ENV_ALLOW, d->name, NULL);
           continue;
         }
       if (value == NULL || strlen (value) < MIN_SECRET_LEN || value_is_legitimate (plan, facts, value, command)
@@ -327,32 +358,11 @@ add_environment (CordonVerify *v,
       hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256, value, -1);
       if (!g_ptr_array_find_with_equal_func (v->digests, hex, g_str_equal, NULL))
         {
-          g_string_append_printf (v->spec, "digest\t%s\n", hex);
+          spec_line (v, CORDON_SPEC_DIGEST, hex, NULL);
           g_ptr_array_add (v->digests, g_steal_pointer (&hex));
         }
     }
 }
-
-static const struct
-{
-  const char *id;
-  const char *expect;
-} fixed_checks[] = {
-  { "environ", "only allowed variable names are set" },
-  { "mount", "mount() is refused" },
-  { "tiocsti", "TIOCSTI is refused on every terminal" },
-  { "keyring", "the session keyring is fresh and empty" },
-  { "dropped-values", "no dropped variable's value is in any /proc/PID/environ or cmdline" },
-  { "fds", "only fds 0-2 and cordon's own are open" },
-  { "capabilities", "CapEff holds exactly the kept capabilities (none by default)" },
-  { "no-new-privs", "NoNewPrivs is 1" },
-  { "processes", "only the sandbox's processes are visible" },
-  { "outside-environ", "bwrap's and the helper's environments hold only allowed names" },
-  { "outside-status", "seen from outside: CapEff as kept, NoNewPrivs 1, the seccomp filter in force" },
-  { "outside-namespaces", "seen from outside: every unshared namespace is new" },
-  { "outside-fds", "seen from outside: only fds 0-2 and cordon's own" },
-  { "outside-masks", "seen from outside: every mask is mounted" },
-};
 
 /* The checks every sandbox gets, in cordon(1)'s order, each of those a
  * plan makes only sometimes in its place. */
@@ -360,18 +370,15 @@ static void
 add_fixed_checks (CordonVerify *v,
                   const CordonPlan *plan)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
+  for (CordonCheckId c = CORDON_CHECK_ENVIRON; c <= CORDON_CHECK_OUTSIDE_MASKS; c++)
     {
-      const char *id = fixed_checks[i].id;
-
-      if (!g_str_equal (id, "processes") || (plan->namespaces & CORDON_NS_PID))
-        add_check (v, id, "", fixed_checks[i].expect, NULL);
-      if (g_str_equal (id, "dropped-values") && plan->proc_mode == CORDON_PROC_HOST_RO)
-        add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
-                   "links) are closed to the sandbox", NULL);
-      if (g_str_equal (id, "processes") && shows_outside (plan))
-        add_check (v, "processes-closed", "", "no process outside the sandbox is open to it "
-                   "(its /proc/PID/root, fds, memory)", NULL);
+      if (c == CORDON_CHECK_CORDON_UNREADABLE && plan->proc_mode != CORDON_PROC_HOST_RO)
+        continue;
+      if (c == CORDON_CHECK_PROCESSES && !(plan->namespaces & CORDON_NS_PID))
+        continue;
+      if (c == CORDON_CHECK_PROCESSES_CLOSED && !shows_outside (plan))
+        continue;
+      add_fixed_check (v, c, "", NULL);
     }
 }
 
@@ -766,10 +773,10 @@ proc_sys_problem (CordonVerify *v,
 
 static void
 outside_result (CordonVerify *v,
-                const char *id,
+                CordonCheckId check,
                 char *problem)
 {
-  CordonCheck *c = find_check (v, id);
+  CordonCheck *c = find_check (v, cordon_checks[check].id);
 
   if (c != NULL)
     set_outcome (c, problem == NULL, 0, problem != NULL ? problem : "");
@@ -789,17 +796,17 @@ cordon_verify_outside (CordonVerify *v,
 
   if (problem == NULL)
     problem = environ_problem (v, helper);
-  outside_result (v, "outside-environ", problem);
-  outside_result (v, "outside-status", status_problem (status, v->keep_caps, v->seccomp));
-  outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
-  outside_result (v, "outside-fds", fds_problem (helper));
-  outside_result (v, "outside-masks", masks_problem (v, mounts));
+  outside_result (v, CORDON_CHECK_OUTSIDE_ENVIRON, problem);
+  outside_result (v, CORDON_CHECK_OUTSIDE_STATUS, status_problem (status, v->keep_caps, v->seccomp));
+  outside_result (v, CORDON_CHECK_OUTSIDE_NAMESPACES, namespaces_problem (v, helper));
+  outside_result (v, CORDON_CHECK_OUTSIDE_FDS, fds_problem (helper));
+  outside_result (v, CORDON_CHECK_OUTSIDE_MASKS, masks_problem (v, mounts));
   problem = identity_problem (v, bwrap, bwrap_status);
   if (problem == NULL)
     problem = identity_problem (v, helper, status);
   if (problem == NULL && v->switched)
     problem = userns_problem (helper, bwrap);
-  outside_result (v, "outside-identity", problem);
-  if (find_check (v, "outside-proc-sys") != NULL)
-    outside_result (v, "outside-proc-sys", proc_sys_problem (v, mounts));
+  outside_result (v, CORDON_CHECK_OUTSIDE_IDENTITY, problem);
+  if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_PROC_SYS].id) != NULL)
+    outside_result (v, CORDON_CHECK_OUTSIDE_PROC_SYS, proc_sys_problem (v, mounts));
 }
