@@ -24,6 +24,7 @@
 #include "exec-checks.h"
 #include "proc-read.h"
 #include "protocol.h"
+#include "seccomp-probes.h"
 #include "sha256.h"
 #include "spec-codec.h"
 
@@ -298,9 +299,9 @@ add_to (char ***list,
   (*list)[(*n)++] = strdup (value);
 }
 
-/* Each call the filter blocks, attempted for real: the errno must be
- * the filter's. Without the filter they would succeed or fail otherwise
- * (a new user namespace, a packet socket, ENOTTY from a plain ioctl). */
+/* A call the filter blocks, attempted for real: the errno must be the
+ * filter's. Without the filter it would succeed or fail otherwise (a new
+ * user namespace, a packet socket, ENOTTY from a plain ioctl). */
 static int
 expect_errno (CordonChecker *ck,
               CordonCheckId check,
@@ -329,28 +330,17 @@ wanted (const char *list,
   return 0;
 }
 
-/* A file of our own (an anonymous one: nothing of the host's is touched)
- * made set-user-ID: without the filter, that works. fchmod, then
- * fchmodat2 (Linux 6.6; 452 on x86_64), which a libseccomp that does not
- * know it would leave open: EPERM from the filter, or ENOSYS from an
- * older kernel. 1 when it failed. */
+/* One probe of seccomp-probes.c, reported: 1 when it failed. */
 static int
-probe_setuid (CordonChecker *ck)
+run_probe (CordonChecker *ck,
+           const CordonSeccompProbe *probe)
 {
-  int fd = (int) syscall (SYS_memfd_create, "cordon-verify", 0);
-  char path[64];
   long rc;
+  int err, want;
 
-  snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
-  rc = fd < 0 ? fd : syscall (SYS_fchmod, fd, 04755);
-  if (!(rc < 0 && errno == EPERM))
-    return expect_errno (ck, CORDON_CHECK_SECCOMP_SETUID, rc, EPERM);
-  if ((rc = syscall (452 /* fchmodat2 */, AT_FDCWD, path, 04755, 0)) < 0 && errno == ENOSYS)
-    {
-      result_of (ck, CORDON_CHECK_SECCOMP_SETUID, 1, ENOSYS, "");
-      return 0;
-    }
-  return expect_errno (ck, CORDON_CHECK_SECCOMP_SETUID, rc, EPERM);
+  cordon_seccomp_probe_run (probe, &rc, &err, &want);
+  errno = err;
+  return expect_errno (ck, probe->check, rc, want);
 }
 
 /* In a child: where the filter is missing, a probe succeeds, and its
@@ -368,36 +358,14 @@ check_seccomp (CordonChecker *ck,
   pid = fork ();
   if (pid == 0)
     {
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_KEYRING].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_KEYRING,
-                             syscall (SYS_add_key, "user", "cordon-verify", "x", (size_t) 1,
-                                      KEY_SPEC_SESSION_KEYRING), EPERM);
-      /* TIOCSTI with high bits set: the kernel ignores them (CVE-2019-10063). */
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_TIOCSTI].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_TIOCSTI, syscall (SYS_ioctl, 0, 0x100005412UL, ""), EPERM);
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_MOUNT_API].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_MOUNT_API, syscall (SYS_fsopen, "tmpfs", 0), ENOSYS);
-      /* 467 on every architecture cordon builds for (x86_64's number;
-       * ENOSYS too from a kernel before 6.15, which has no such call). */
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_BY_NUMBER].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_BY_NUMBER, syscall (467, AT_FDCWD, "/", 0, NULL, 0), ENOSYS);
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_CLONE3].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_CLONE3, syscall (SYS_clone3, NULL, 0), ENOSYS);
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_USERNS].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_USERNS,
-                             syscall (SYS_unshare, 0x10000000 /* CLONE_NEWUSER */), EPERM);
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_SOCKET_FAMILY].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_SOCKET_FAMILY,
-                             socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_IO_URING].id))
-        bad += expect_errno (ck, CORDON_CHECK_SECCOMP_IO_URING, syscall (SYS_io_uring_setup, 1, NULL), ENOSYS);
-      if (wanted (probes, cordon_checks[CORDON_CHECK_SECCOMP_SETUID].id))
-        bad += probe_setuid (ck);
+      for (unsigned i = 0; i < cordon_seccomp_n_probes; i++)
+        if (wanted (probes, cordon_checks[cordon_seccomp_probes[i].check].id))
+          bad += run_probe (ck, &cordon_seccomp_probes[i]);
       _exit (bad);
     }
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
     {
-      result_of (ck, CORDON_CHECK_SECCOMP_KEYRING, 0, errno, "the seccomp probes did not run");
+      result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
       return;
     }
   ck->failed += WEXITSTATUS (status);

@@ -22,6 +22,7 @@
 #include "path-util.h"
 #include "proc-read.h"
 #include "protocol.h"
+#include "seccomp-probes.h"
 #include "verify.h"
 
 /* Values shorter than this are not searched for: they are not secrets,
@@ -207,22 +208,6 @@ add_outside_identity_checks (CordonVerify *v,
   c->rule = plan->identity_rule;
 }
 
-static const struct
-{
-  CordonCheckId check;
-  const char *syscall;    /* the call the probe makes, for allow= */
-} seccomp_checks[] = {
-  { CORDON_CHECK_SECCOMP_KEYRING, "add_key" },
-  { CORDON_CHECK_SECCOMP_TIOCSTI, "ioctl" },
-  { CORDON_CHECK_SECCOMP_MOUNT_API, "fsopen" },
-  { CORDON_CHECK_SECCOMP_BY_NUMBER, "open_tree_attr" },
-  { CORDON_CHECK_SECCOMP_CLONE3, "clone3" },
-  { CORDON_CHECK_SECCOMP_USERNS, "unshare" },
-  { CORDON_CHECK_SECCOMP_SOCKET_FAMILY, "socket" },
-  { CORDON_CHECK_SECCOMP_IO_URING, "io_uring_setup" },
-  { CORDON_CHECK_SECCOMP_SETUID, "fchmod" },
-};
-
 /* Under the host's /proc: cordon's own entries must be closed to the
  * sandbox; the helper finds them by cordon's number in the /proc that is
  * bound in, which is cordon's own (under a pid namespace of cordon's,
@@ -286,15 +271,14 @@ add_namespace_checks (CordonVerify *v,
       g_autoptr(GString) probes = g_string_new (NULL);
 
       /* Every probe but those of calls allow= took out of the profile. */
-      for (guint i = 0; i < G_N_ELEMENTS (seccomp_checks); i++)
+      for (guint i = 0; i < cordon_seccomp_n_probes; i++)
         {
-          const char *id = cordon_checks[seccomp_checks[i].check].id;
+          const CordonSeccompProbe *probe = &cordon_seccomp_probes[i];
 
-          if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, seccomp_checks[i].syscall,
-                                                g_str_equal, NULL))
+          if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, probe->syscall, g_str_equal, NULL))
             continue;
-          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", id);
-          add_fixed_check (v, seccomp_checks[i].check, "", NULL);
+          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", cordon_checks[probe->check].id);
+          add_fixed_check (v, probe->check, "", NULL);
         }
       spec_line (v, CORDON_SPEC_SECCOMP, probes->len > 0 ? probes->str : "-", NULL);
     }
