@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "exec-checks.h"
+#include "protocol.h"
 #include "spec-codec.h"
 
 /* From <linux/keyctl.h>; the helper needs no libkeyutils. */
@@ -44,6 +45,21 @@ parse_fd (const char *text)
   if (errno != 0 || *end != '\0' || fd < 3 || fd > 1024 || fcntl ((int) fd, F_SETFD, FD_CLOEXEC) != 0)
     return -1;
   return (int) fd;
+}
+
+/* One status word: its letter, then `value` unless that is negative. */
+static void
+say (int status_fd,
+     CordonExecWord word,
+     int value)
+{
+  char buf[32];
+
+  if (value < 0)
+    snprintf (buf, sizeof buf, "%c\n", (char) word);
+  else
+    snprintf (buf, sizeof buf, "%c%d\n", (char) word, value);
+  cordon_exec_write (status_fd, buf);
 }
 
 /* After execvp failed with EACCES on a bare name: whether a file of that
@@ -99,22 +115,21 @@ verify (int status_fd,
   free (spec);
   if (ck.failed > 0)
     {
-      cordon_exec_write (status_fd, "X\n");
+      say (status_fd, CORDON_EXEC_FAILED, -1);
       return 0;
     }
   /* cordon checks this process from outside before releasing it. */
-  cordon_exec_write (status_fd, "W\n");
+  say (status_fd, CORDON_EXEC_WAITING, -1);
   while (read (go_fd, &go, 1) < 0 && errno == EINTR)
     ;
   close (go_fd);
-  return go == 'G';
+  return go == CORDON_EXEC_GO;
 }
 
 int
 main (int argc,
       char **argv)
 {
-  char buf[32];
   int status_fd, spec_fd = -1, go_fd = -1, first = 2;
   int saved;
 
@@ -134,24 +149,21 @@ main (int argc,
    * what the sandbox lacks. Fail closed: without them, nothing runs. */
   if (syscall (SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
     {
-      snprintf (buf, sizeof buf, "K%d\n", errno);
-      cordon_exec_write (status_fd, buf);
+      say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno);
       return 125;
     }
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     {
-      snprintf (buf, sizeof buf, "K%d\n", errno);
-      cordon_exec_write (status_fd, buf);
+      say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno);
       return 125;
     }
   if (spec_fd >= 0 && !verify (status_fd, spec_fd, go_fd))
     return 125;
-  cordon_exec_write (status_fd, "R\n");
+  say (status_fd, CORDON_EXEC_RUNNING, -1);
   execvp (argv[first], argv + first);
   saved = errno;
   if (saved == EACCES && !found_on_path (argv[first]))
     saved = ENOENT;
-  snprintf (buf, sizeof buf, "E%d\n", saved);
-  cordon_exec_write (status_fd, buf);
+  say (status_fd, CORDON_EXEC_EXEC_ERRNO, saved);
   return saved == ENOENT || saved == ENOTDIR ? 127 : 126;
 }

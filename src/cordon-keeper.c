@@ -40,7 +40,6 @@
  * root, outside. Plain libc, static where the toolchain can be. */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -60,13 +59,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc-read.h"
+#include "protocol.h"
 #include "spec-codec.h"
 #include "userns-fork.h"
 
 extern char **environ;
 
-/* The fds bwrap is given are those below LIFE_FD; see launch.c. */
-enum { FIRST_BWRAP_FD = 3 };
+/* The fds bwrap is given are those below LIFE_FD; see protocol.h. */
+enum { FIRST_BWRAP_FD = CORDON_FD_ARGS };
 
 /* How long teardown may take before the keeper gives up: a process that
  * SIGKILL does not end within this is stuck in the kernel. */
@@ -74,72 +75,30 @@ enum { FIRST_BWRAP_FD = 3 };
 
 static void
 say (int fd,
-     char tag,
+     CordonKeeperWord tag,
      long value)
 {
   char buf[32];
-  int n = snprintf (buf, sizeof buf, "%c%ld\n", tag, value);
+  int n = snprintf (buf, sizeof buf, "%c%ld\n", (char) tag, value);
 
   while (write (fd, buf, (size_t) n) < 0 && errno == EINTR)
     ;
 }
 
 /* SIGKILL to each child of this process, as the kernel lists them
- * (CONFIG_PROC_CHILDREN), else as a scan of /proc finds them. */
+ * (CONFIG_PROC_CHILDREN), else as a scan of /proc finds them. Only the
+ * children: what is below them comes to the keeper when they die, and is
+ * found on the next round. */
 static void
 kill_children (void)
 {
-  char path[64], buf[4096];
-  pid_t self = getpid ();
-  ssize_t n;
-  int fd;
+  CordonPidList children = { 0 };
 
-  snprintf (path, sizeof path, "/proc/%d/task/%d/children", (int) self, (int) self);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd >= 0)
-    {
-      size_t len = 0;
-
-      while (len < sizeof buf - 1 && (n = read (fd, buf + len, sizeof buf - 1 - len)) > 0)
-        len += (size_t) n;
-      close (fd);
-      buf[len] = '\0';
-      /* "PID PID ": only a number its separator ends is whole. A list
-       * that filled the buffer may have been cut in a number, which is
-       * left for the next round's listing. */
-      for (char *p = buf, *sep; (sep = strpbrk (p, " \n")) != NULL; p = sep + 1)
-        {
-          *sep = '\0';
-          if (atoi (p) > 0)
-            kill ((pid_t) atoi (p), SIGKILL);
-        }
-      return;
-    }
-  DIR *dir = opendir ("/proc");
-  struct dirent *entry;
-
-  while (dir != NULL && (entry = readdir (dir)) != NULL)
-    {
-      pid_t pid = (pid_t) atoi (entry->d_name);
-      char *paren;
-
-      if (pid <= 0)
-        continue;
-      snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-      if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
-        continue;
-      n = read (fd, buf, sizeof buf - 1);
-      close (fd);
-      if (n <= 0)
-        continue;
-      buf[n] = '\0';
-      /* "PID (NAME) S PPID ...": NAME may hold spaces and parentheses. */
-      if ((paren = strrchr (buf, ')')) != NULL && strlen (paren) > 4
-          && (pid_t) atoi (paren + 4) == self)
-        kill (pid, SIGKILL);
-    }
-  if (dir != NULL)
-    closedir (dir);
+  if (cordon_proc_children (getpid (), &children) != 0)
+    cordon_proc_children_by_scan (getpid (), 0, &children);
+  for (size_t i = 0; i < children.len; i++)
+    kill (children.pids[i], SIGKILL);
+  cordon_pid_list_clear (&children);
 }
 
 static long
@@ -418,13 +377,13 @@ apply_mounts (const StageLine *lines,
     {
       const StageLine *l = &lines[i];
 
-      if (l->n == 2 && strcmp (l->f[0], "shadow") == 0)
+      if (l->n == 2 && strcmp (l->f[0], CORDON_STAGE_LINE_SHADOW) == 0)
         {
           if (mount ("cordon-shadow", l->f[1], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0711,size=1m") != 0)
             return stage_fail ("cannot lay a shadow over", l->f[1]);
           shadows[n_shadows++] = l->f[1];
         }
-      else if (l->n == 4 && strcmp (l->f[0], "attach") == 0)
+      else if (l->n == 4 && strcmp (l->f[0], CORDON_STAGE_LINE_ATTACH) == 0)
         {
           int tree = stage_fd + 1 + atoi (l->f[1]);
 
@@ -433,7 +392,7 @@ apply_mounts (const StageLine *lines,
             return stage_fail ("cannot attach", l->f[3]);
           close (tree);
         }
-      else if (!(l->n == 3 && strcmp (l->f[0], "ids") == 0))
+      else if (!(l->n == 3 && strcmp (l->f[0], CORDON_STAGE_LINE_IDS) == 0))
         return errno = EINVAL, stage_fail ("cannot read the instruction", l->f[0]);
     }
   for (size_t i = 0; i < n_shadows; i++)
@@ -464,7 +423,7 @@ stage (int stage_fd,
     return errno = E2BIG, stage_fail ("cannot read", "the stage");
   close (stage_fd);
   for (size_t i = 0; i < n_lines; i++)
-    mounts = mounts || strcmp (lines[i].f[0], "ids") != 0;
+    mounts = mounts || strcmp (lines[i].f[0], CORDON_STAGE_LINE_IDS) != 0;
   /* A mount namespace of the keeper's own, receiving the host's mounts
    * but sending none back: the shadows and trees never reach the host. */
   if (mounts && (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) != 0))
@@ -472,7 +431,7 @@ stage (int stage_fd,
   if (apply_mounts (lines, n_lines, stage_fd) != 0)
     return -1;
   ids = n_lines > 0 ? &lines[n_lines - 1] : NULL;
-  if (ids == NULL || ids->n != 3 || strcmp (ids->f[0], "ids") != 0)
+  if (ids == NULL || ids->n != 3 || strcmp (ids->f[0], CORDON_STAGE_LINE_IDS) != 0)
     return errno = EINVAL, stage_fail ("no identity in", "the stage");
   uid = (uid_t) strtoul (ids->f[1], NULL, 10);
   gid = (gid_t) strtoul (ids->f[2], NULL, 10);
@@ -564,7 +523,7 @@ watch (const Keeper *k,
           char byte;
           ssize_t n = read (k->life_fd, &byte, 1);
 
-          if (n == 1 && byte == 'R')
+          if (n == 1 && byte == CORDON_KEEPER_RELEASED)
             released = 1;
           else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
             return k->leave && released ? 0 : teardown (k->bwrap, k->pgid == 0);
@@ -596,12 +555,12 @@ main (int argc,
    * it waits, pending, for the signalfd made below. */
   if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0 || sigprocmask (SIG_BLOCK, &chld, NULL) != 0)
     {
-      say (k.life_fd, 'E', errno);
+      say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
       return 125;
     }
   if (k.stage_fd >= 0 && stage (k.stage_fd, &uid, &gid) != 0)
     {
-      say (k.life_fd, 'S', errno != 0 ? errno : EINVAL);
+      say (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL);
       return 125;
     }
   k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)
@@ -613,14 +572,14 @@ main (int argc,
     close (fd);
   if (k.bwrap < 0)
     {
-      say (k.life_fd, 'E', spawn_errno);
+      say (k.life_fd, CORDON_KEEPER_ERRNO, spawn_errno);
       return 125;
     }
   if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
     {
-      say (k.life_fd, 'E', errno);
+      say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
       return teardown (k.bwrap, k.pgid == 0);
     }
-  say (k.life_fd, 'P', (long) k.bwrap);
+  say (k.life_fd, CORDON_KEEPER_PID, (long) k.bwrap);
   return watch (&k, sigfd);
 }

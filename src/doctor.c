@@ -13,6 +13,7 @@
 #include "host-facts.h"
 #include "host-identity.h"
 #include "probe.h"
+#include "proc-read.h"
 
 static void
 finding_free (gpointer p)
@@ -122,7 +123,7 @@ check_proc (GPtrArray *out)
 static void
 check_container (GPtrArray *out)
 {
-  g_autofree char *seccomp = cordon_probe_self_status ("Seccomp");
+  g_autofree char *seccomp = cordon_proc_status_field (0, "Seccomp");
   gboolean in_container = g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS)
                           || g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)
                           || g_getenv ("container") != NULL;

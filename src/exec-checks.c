@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 #include "exec-checks.h"
+#include "proc-read.h"
+#include "protocol.h"
+#include "seccomp-probes.h"
 #include "sha256.h"
 #include "spec-codec.h"
 
@@ -56,11 +59,22 @@ result (CordonChecker *ck,
 {
   char line[1024];
 
-  snprintf (line, sizeof line, "V\t%s\t%s\t%d\t%s\n", id, ok ? "ok" : "fail", err,
-            detail != NULL ? detail : "");
+  snprintf (line, sizeof line, "%c\t%s\t%s\t%d\t%s\n", (char) CORDON_EXEC_RESULT, id,
+            ok ? CORDON_RESULT_OK : CORDON_RESULT_FAIL, err, detail != NULL ? detail : "");
   cordon_exec_write (ck->status_fd, line);
   if (!ok)
     ck->failed++;
+}
+
+/* The result of a check of a fixed id (protocol.h). */
+static void
+result_of (CordonChecker *ck,
+           CordonCheckId check,
+           int ok,
+           int err,
+           const char *detail)
+{
+  result (ck, cordon_checks[check].id, ok, err, detail);
 }
 
 /* connect() must fail: a masked socket is /dev/null, which refuses. A
@@ -68,9 +82,9 @@ result (CordonChecker *ck,
  * socket, so each type is tried. */
 static void
 check_socket (CordonChecker *ck,
-              const char *id,
-              const char *path)
+              char * const *arg)
 {
+  const char *id = arg[0], *path = arg[1];
   static const int types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET };
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
   int err = 0;
@@ -105,9 +119,9 @@ check_socket (CordonChecker *ck,
 /* A masked file reads back empty; one that cannot be opened is denied. */
 static void
 check_secret_file (CordonChecker *ck,
-                   const char *id,
-                   const char *path)
+                   char * const *arg)
 {
+  const char *id = arg[0], *path = arg[1];
   char byte;
   int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   ssize_t n;
@@ -125,9 +139,9 @@ check_secret_file (CordonChecker *ck,
 /* A masked directory is empty, and nothing can be created in it. */
 static void
 check_secret_dir (CordonChecker *ck,
-                  const char *id,
-                  const char *path)
+                  char * const *arg)
 {
+  const char *id = arg[0], *path = arg[1];
   DIR *dir = opendir (path);
   struct dirent *de;
   int entries = 0;
@@ -168,9 +182,9 @@ check_secret_dir (CordonChecker *ck,
  * the mount, and does not hold for the owner). */
 static void
 check_read_only (CordonChecker *ck,
-                 const char *id,
-                 const char *path)
+                 char * const *arg)
 {
+  const char *id = arg[0], *path = arg[1];
   char probe[4200];
   struct statvfs vfs;
   int fd;
@@ -197,9 +211,9 @@ check_read_only (CordonChecker *ck,
  * the way that the host user may not search, or a shadow without it). */
 static void
 check_unreachable (CordonChecker *ck,
-                   const char *id,
-                   const char *path)
+                   char * const *arg)
 {
+  const char *id = arg[0], *path = arg[1];
   struct stat st;
 
   if (lstat (path, &st) == 0)
@@ -216,7 +230,8 @@ check_unreachable (CordonChecker *ck,
  * as root at the next crash) opens for writing. Nothing is written: the
  * open itself is the attempt. */
 static void
-check_proc_sys (CordonChecker *ck)
+check_proc_sys (CordonChecker *ck,
+                char * const *arg)
 {
   static const char * const samples[] = {
     "/proc/sys/kernel/core_pattern", "/proc/sys/kernel/printk_ratelimit_burst",
@@ -227,12 +242,12 @@ check_proc_sys (CordonChecker *ck)
 
   if (statvfs ("/proc/sys", &vfs) != 0)
     {
-      result (ck, "proc-sys", 0, errno, "/proc/sys cannot be examined");
+      result_of (ck, CORDON_CHECK_PROC_SYS, 0, errno, "/proc/sys cannot be examined");
       return;
     }
   if (!(vfs.f_flag & ST_RDONLY))
     {
-      result (ck, "proc-sys", 0, 0, "/proc/sys is not mounted read-only");
+      result_of (ck, CORDON_CHECK_PROC_SYS, 0, 0, "/proc/sys is not mounted read-only");
       return;
     }
   for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
@@ -243,19 +258,18 @@ check_proc_sys (CordonChecker *ck)
         {
           close (fd);
           snprintf (detail, sizeof detail, "%s opens for writing", samples[i]);
-          result (ck, "proc-sys", 0, 0, detail);
+          result_of (ck, CORDON_CHECK_PROC_SYS, 0, 0, detail);
           return;
         }
     }
-  result (ck, "proc-sys", 1, 0, "");
+  result_of (ck, CORDON_CHECK_PROC_SYS, 1, 0, "");
 }
 
 static void
 check_namespace (CordonChecker *ck,
-                 const char *id,
-                 const char *name,
-                 const char *host_inode)
+                 char * const *arg)
 {
+  const char *id = arg[0], *name = arg[1], *host_inode = arg[2];
   char path[64];
   struct stat st;
 
@@ -285,12 +299,12 @@ add_to (char ***list,
   (*list)[(*n)++] = strdup (value);
 }
 
-/* Each call the filter blocks, attempted for real: the errno must be
- * the filter's. Without the filter they would succeed or fail otherwise
- * (a new user namespace, a packet socket, ENOTTY from a plain ioctl). */
+/* A call the filter blocks, attempted for real: the errno must be the
+ * filter's. Without the filter it would succeed or fail otherwise (a new
+ * user namespace, a packet socket, ENOTTY from a plain ioctl). */
 static int
 expect_errno (CordonChecker *ck,
-              const char *id,
+              CordonCheckId check,
               long rc,
               int want)
 {
@@ -299,7 +313,7 @@ expect_errno (CordonChecker *ck,
 
   snprintf (detail, sizeof detail, "expected errno %d, got %s %ld", want,
             rc >= 0 ? "a result of" : "errno", rc >= 0 ? rc : (long) errno);
-  result (ck, id, ok, rc < 0 ? errno : 0, ok ? "" : detail);
+  result_of (ck, check, ok, rc < 0 ? errno : 0, ok ? "" : detail);
   return !ok;
 }
 
@@ -316,28 +330,17 @@ wanted (const char *list,
   return 0;
 }
 
-/* A file of our own (an anonymous one: nothing of the host's is touched)
- * made set-user-ID: without the filter, that works. fchmod, then
- * fchmodat2 (Linux 6.6; 452 on x86_64), which a libseccomp that does not
- * know it would leave open: EPERM from the filter, or ENOSYS from an
- * older kernel. 1 when it failed. */
+/* One probe of seccomp-probes.c, reported: 1 when it failed. */
 static int
-probe_setuid (CordonChecker *ck)
+run_probe (CordonChecker *ck,
+           const CordonSeccompProbe *probe)
 {
-  int fd = (int) syscall (SYS_memfd_create, "cordon-verify", 0);
-  char path[64];
   long rc;
+  int err, want;
 
-  snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
-  rc = fd < 0 ? fd : syscall (SYS_fchmod, fd, 04755);
-  if (!(rc < 0 && errno == EPERM))
-    return expect_errno (ck, "seccomp-setuid", rc, EPERM);
-  if ((rc = syscall (452 /* fchmodat2 */, AT_FDCWD, path, 04755, 0)) < 0 && errno == ENOSYS)
-    {
-      result (ck, "seccomp-setuid", 1, ENOSYS, "");
-      return 0;
-    }
-  return expect_errno (ck, "seccomp-setuid", rc, EPERM);
+  cordon_seccomp_probe_run (probe, &rc, &err, &want);
+  errno = err;
+  return expect_errno (ck, probe->check, rc, want);
 }
 
 /* In a child: where the filter is missing, a probe succeeds, and its
@@ -345,8 +348,9 @@ probe_setuid (CordonChecker *ck)
  * what the later checks see, nor the command's process. */
 static void
 check_seccomp (CordonChecker *ck,
-               const char *probes)
+               char * const *arg)
 {
+  const char *probes = arg[0];
   pid_t pid;
   int status = 0, bad = 0;
 
@@ -354,39 +358,81 @@ check_seccomp (CordonChecker *ck,
   pid = fork ();
   if (pid == 0)
     {
-      if (wanted (probes, "seccomp-keyring"))
-        bad += expect_errno (ck, "seccomp-keyring",
-                             syscall (SYS_add_key, "user", "cordon-verify", "x", (size_t) 1,
-                                      KEY_SPEC_SESSION_KEYRING), EPERM);
-      /* TIOCSTI with high bits set: the kernel ignores them (CVE-2019-10063). */
-      if (wanted (probes, "seccomp-tiocsti"))
-        bad += expect_errno (ck, "seccomp-tiocsti", syscall (SYS_ioctl, 0, 0x100005412UL, ""), EPERM);
-      if (wanted (probes, "seccomp-mount-api"))
-        bad += expect_errno (ck, "seccomp-mount-api", syscall (SYS_fsopen, "tmpfs", 0), ENOSYS);
-      /* 467 on every architecture cordon builds for (x86_64's number;
-       * ENOSYS too from a kernel before 6.15, which has no such call). */
-      if (wanted (probes, "seccomp-by-number"))
-        bad += expect_errno (ck, "seccomp-by-number", syscall (467, AT_FDCWD, "/", 0, NULL, 0), ENOSYS);
-      if (wanted (probes, "seccomp-clone3"))
-        bad += expect_errno (ck, "seccomp-clone3", syscall (SYS_clone3, NULL, 0), ENOSYS);
-      if (wanted (probes, "seccomp-userns"))
-        bad += expect_errno (ck, "seccomp-userns", syscall (SYS_unshare, 0x10000000 /* CLONE_NEWUSER */), EPERM);
-      if (wanted (probes, "seccomp-socket-family"))
-        bad += expect_errno (ck, "seccomp-socket-family",
-                             socket (17 /* AF_PACKET */, SOCK_RAW | SOCK_CLOEXEC, 0), EAFNOSUPPORT);
-      if (wanted (probes, "seccomp-io-uring"))
-        bad += expect_errno (ck, "seccomp-io-uring", syscall (SYS_io_uring_setup, 1, NULL), ENOSYS);
-      if (wanted (probes, "seccomp-setuid"))
-        bad += probe_setuid (ck);
+      for (unsigned i = 0; i < cordon_seccomp_n_probes; i++)
+        if (wanted (probes, cordon_checks[cordon_seccomp_probes[i].check].id))
+          bad += run_probe (ck, &cordon_seccomp_probes[i]);
       _exit (bad);
     }
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
     {
-      result (ck, "seccomp-keyring", 0, errno, "the seccomp probes did not run");
+      result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
       return;
     }
   ck->failed += WEXITSTATUS (status);
 }
+
+/* The settings of the fixed checks, from their spec lines. */
+
+static void
+set_env_allow (CordonChecker *ck,
+               char * const *arg)
+{
+  add_to (&ck->allowed, &ck->n_allowed, arg[0]);
+}
+
+static void
+set_digest (CordonChecker *ck,
+            char * const *arg)
+{
+  add_to (&ck->digests, &ck->n_digests, arg[0]);
+}
+
+static void
+set_pid_namespace (CordonChecker *ck,
+                   char * const *arg)
+{
+  ck->pid_ns_new = 1;
+}
+
+static void
+set_host_proc (CordonChecker *ck,
+               char * const *arg)
+{
+  ck->host_proc = 1;
+  ck->cordon_pid = strtol (arg[0], NULL, 10);
+}
+
+static void
+set_outside_shown (CordonChecker *ck,
+                   char * const *arg)
+{
+  ck->outside_shown = 1;
+}
+
+static void
+set_capeff (CordonChecker *ck,
+            char * const *arg)
+{
+  ck->cap_eff = strtoull (arg[0], NULL, 16);
+}
+
+/* What each verb of the spec does, given the fields after it. */
+static void (* const spec_run[CORDON_SPEC_MAX]) (CordonChecker *ck, char * const *arg) = {
+  [CORDON_SPEC_SOCKET] = check_socket,
+  [CORDON_SPEC_SECRET_FILE] = check_secret_file,
+  [CORDON_SPEC_SECRET_DIR] = check_secret_dir,
+  [CORDON_SPEC_READ_ONLY] = check_read_only,
+  [CORDON_SPEC_UNREACHABLE] = check_unreachable,
+  [CORDON_SPEC_NAMESPACE] = check_namespace,
+  [CORDON_SPEC_PROC_SYS] = check_proc_sys,
+  [CORDON_SPEC_SECCOMP] = check_seccomp,
+  [CORDON_SPEC_ENV_ALLOW] = set_env_allow,
+  [CORDON_SPEC_DIGEST] = set_digest,
+  [CORDON_SPEC_PID_NAMESPACE] = set_pid_namespace,
+  [CORDON_SPEC_HOST_PROC] = set_host_proc,
+  [CORDON_SPEC_OUTSIDE_SHOWN] = set_outside_shown,
+  [CORDON_SPEC_CAPEFF] = set_capeff,
+};
 
 void
 cordon_checker_run_line (CordonChecker *ck,
@@ -394,45 +440,20 @@ cordon_checker_run_line (CordonChecker *ck,
 {
   char *f[4] = { NULL, NULL, NULL, NULL };
   size_t n = 0;
+  CordonSpecVerb verb;
 
   for (char *save = NULL, *tok = strtok_r (line, "\t", &save); tok != NULL && n < 4;
        tok = strtok_r (NULL, "\t", &save))
     f[n++] = tok;
   for (size_t i = 1; i < n; i++)
     cordon_spec_decode (f[i]);
-  if (n == 3 && strcmp (f[0], "socket") == 0)
-    check_socket (ck, f[1], f[2]);
-  else if (n == 3 && strcmp (f[0], "secret-file") == 0)
-    check_secret_file (ck, f[1], f[2]);
-  else if (n == 3 && strcmp (f[0], "secret-dir") == 0)
-    check_secret_dir (ck, f[1], f[2]);
-  else if (n == 3 && strcmp (f[0], "read-only") == 0)
-    check_read_only (ck, f[1], f[2]);
-  else if (n == 3 && strcmp (f[0], "unreachable") == 0)
-    check_unreachable (ck, f[1], f[2]);
-  else if (n == 1 && strcmp (f[0], "proc-sys") == 0)
-    check_proc_sys (ck);
-  else if (n == 4 && strcmp (f[0], "namespace") == 0)
-    check_namespace (ck, f[1], f[2], f[3]);
-  else if (n == 2 && strcmp (f[0], "env-allow") == 0)
-    add_to (&ck->allowed, &ck->n_allowed, f[1]);
-  else if (n == 2 && strcmp (f[0], "digest") == 0)
-    add_to (&ck->digests, &ck->n_digests, f[1]);
-  else if (n == 1 && strcmp (f[0], "pid-namespace") == 0)
-    ck->pid_ns_new = 1;
-  else if (n == 2 && strcmp (f[0], "host-proc") == 0)
-    {
-      ck->host_proc = 1;
-      ck->cordon_pid = strtol (f[1], NULL, 10);
-    }
-  else if (n == 1 && strcmp (f[0], "outside-shown") == 0)
-    ck->outside_shown = 1;
-  else if (n == 2 && strcmp (f[0], "seccomp") == 0)
-    check_seccomp (ck, f[1]);
-  else if (n == 2 && strcmp (f[0], "capeff") == 0)
-    ck->cap_eff = strtoull (f[1], NULL, 16);
-  else if (n >= 1)
-    result (ck, "spec", 0, EINVAL, f[0]);
+  if (n == 0)
+    return;
+  verb = cordon_spec_verb_find (f[0], (unsigned) n);
+  if (verb == CORDON_SPEC_MAX || spec_run[verb] == NULL)
+    result (ck, CORDON_SPEC_UNKNOWN_ID, 0, EINVAL, f[0]);
+  else
+    spec_run[verb] (ck, f + 1);
 }
 
 extern char **environ;
@@ -463,11 +484,11 @@ check_environ (CordonChecker *ck)
           char detail[300];
 
           snprintf (detail, sizeof detail, "%s is set", name);
-          result (ck, "environ", 0, 0, detail);
+          result_of (ck, CORDON_CHECK_ENVIRON, 0, 0, detail);
           return;
         }
     }
-  result (ck, "environ", 1, 0, "");
+  result_of (ck, CORDON_CHECK_ENVIRON, 1, 0, "");
 }
 
 /* Does a NUL-separated file hold an entry (a value after '=' when
@@ -539,13 +560,13 @@ check_dropped_values (CordonChecker *ck)
           if (!file_holds_digest (ck, path, i == 0))
             continue;
           closedir (proc);
-          result (ck, "dropped-values", 0, 0, path);
+          result_of (ck, CORDON_CHECK_DROPPED_VALUES, 0, 0, path);
           return;
         }
     }
   if (proc != NULL)
     closedir (proc);
-  result (ck, "dropped-values", 1, 0, "");
+  result_of (ck, CORDON_CHECK_DROPPED_VALUES, 1, 0, "");
 }
 
 /* 1 when the procfs at /proc hides the processes one may not trace
@@ -628,7 +649,7 @@ check_cordon_unreadable (CordonChecker *ck)
     }
   if (fds != NULL)
     closedir (fds);
-  result (ck, "cordon-unreadable", detail[0] == '\0', 0, detail);
+  result_of (ck, CORDON_CHECK_CORDON_UNREADABLE, detail[0] == '\0', 0, detail);
 }
 
 /* 1 when /proc/PID/environ gives the sandbox any byte: a kernel thread's
@@ -687,10 +708,10 @@ check_outside_processes (CordonChecker *ck)
       snprintf (out, sizeof out, "/proc/%s/environ, outside the sandbox, is readable: the host's "
                 "/proc without a user namespace of the sandbox's own shows every environment "
                 "of the caller's processes", open_one);
-      result (ck, "processes", 0, 0, out);
+      result_of (ck, CORDON_CHECK_PROCESSES, 0, 0, out);
       return;
     }
-  result (ck, "processes", 1, 0, out);
+  result_of (ck, CORDON_CHECK_PROCESSES, 1, 0, out);
 }
 
 /* Only 0-2 and cordon-exec's own: nothing the caller held open. */
@@ -717,39 +738,33 @@ check_fds (CordonChecker *ck,
     }
   if (dir != NULL)
     closedir (dir);
-  result (ck, "fds", detail[0] == '\0', 0, detail);
+  result_of (ck, CORDON_CHECK_FDS, detail[0] == '\0', 0, detail);
 }
 
-static int
-status_field (const char *field,
+/* The value of `field` in `status` (NULL: unread), cut to `size`; ""
+ * when there is none. */
+static void
+status_field (const char *status,
+              const char *field,
               char *out,
               size_t size)
 {
-  FILE *f = fopen ("/proc/self/status", "re");
-  char line[256];
-  size_t len = strlen (field);
-  int found = 0;
+  size_t len = 0;
+  const char *value = cordon_proc_status_find (status, field, &len);
 
-  while (f != NULL && fgets (line, sizeof line, f) != NULL)
-    if (strncmp (line, field, len) == 0 && line[len] == ':')
-      {
-        snprintf (out, size, "%s", line + len + 1 + strspn (line + len + 1, " \t"));
-        out[strcspn (out, "\n")] = '\0';
-        found = 1;
-        break;
-      }
-  if (f != NULL)
-    fclose (f);
-  return found;
+  snprintf (out, size, "%.*s", value != NULL ? (int) len : 0, value != NULL ? value : "");
 }
 
+/* CapEff and NoNewPrivs, from one reading of this process's status. */
 static void
 check_credentials (CordonChecker *ck)
 {
+  char *status = cordon_proc_read (0, "status", NULL);
   char cap[64] = "", nnp[16] = "";
 
-  status_field ("CapEff", cap, sizeof cap);
-  status_field ("NoNewPrivs", nnp, sizeof nnp);
+  status_field (status, "CapEff", cap, sizeof cap);
+  status_field (status, "NoNewPrivs", nnp, sizeof nnp);
+  free (status);
   {
     /* Exactly what the policy keeps ([capabilities] keep=), 0 by default. */
     unsigned long long eff = strtoull (cap, NULL, 16);
@@ -758,9 +773,10 @@ check_credentials (CordonChecker *ck)
 
     snprintf (detail, sizeof detail, "CapEff is %s, expected %016llx", cap[0] != '\0' ? cap : "unreadable",
               ck->cap_eff);
-    result (ck, "capabilities", ok, 0, ok ? "" : detail);
+    result_of (ck, CORDON_CHECK_CAPABILITIES, ok, 0, ok ? "" : detail);
   }
-  result (ck, "no-new-privs", strcmp (nnp, "1") == 0, 0, strcmp (nnp, "1") == 0 ? "" : "NoNewPrivs is not 1");
+  result_of (ck, CORDON_CHECK_NO_NEW_PRIVS, strcmp (nnp, "1") == 0, 0,
+             strcmp (nnp, "1") == 0 ? "" : "NoNewPrivs is not 1");
 }
 
 static void
@@ -769,10 +785,10 @@ check_mount (CordonChecker *ck)
   if (mount ("cordon-verify", "/dev", "tmpfs", MS_NOSUID | MS_NODEV, NULL) == 0)
     {
       umount ("/dev");
-      result (ck, "mount", 0, 0, "mount() succeeded");
+      result_of (ck, CORDON_CHECK_MOUNT, 0, 0, "mount() succeeded");
       return;
     }
-  result (ck, "mount", 1, errno, "");
+  result_of (ck, CORDON_CHECK_MOUNT, 1, errno, "");
 }
 
 /* TIOCSTI on every terminal the sandbox holds must be refused: it would
@@ -786,11 +802,11 @@ check_tiocsti (CordonChecker *ck)
 
       if (isatty (fd) && ioctl (fd, TIOCSTI, &nul) == 0)
         {
-          result (ck, "tiocsti", 0, 0, "TIOCSTI accepted on a terminal");
+          result_of (ck, CORDON_CHECK_TIOCSTI, 0, 0, "TIOCSTI accepted on a terminal");
           return;
         }
     }
-  result (ck, "tiocsti", 1, 0, "");
+  result_of (ck, CORDON_CHECK_TIOCSTI, 1, 0, "");
 }
 
 /* The session keyring is the fresh, empty one cordon-exec joined. */
@@ -804,8 +820,8 @@ check_keyring (CordonChecker *ck)
    * (which seccomp-keyring proves): anything else proves nothing. */
   int ok = n == 0 || (n < 0 && errno == EPERM && ck->seccomp);
 
-  result (ck, "keyring", ok, n < 0 ? errno : 0,
-          ok ? "" : n > 0 ? "the session keyring holds keys" : "the session keyring cannot be read");
+  result_of (ck, CORDON_CHECK_KEYRING, ok, n < 0 ? errno : 0,
+             ok ? "" : n > 0 ? "the session keyring holds keys" : "the session keyring cannot be read");
 }
 
 /* With a pid namespace of its own, the sandbox sees only its processes.
@@ -832,8 +848,8 @@ check_processes (CordonChecker *ck)
   if (n > 0)
     self[n] = '\0';
   snprintf (mine, sizeof mine, "%d", (int) getpid ());
-  result (ck, "processes", n > 0 && strcmp (self, mine) == 0, n > 0 ? 0 : errno,
-          n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
+  result_of (ck, CORDON_CHECK_PROCESSES, n > 0 && strcmp (self, mine) == 0, n > 0 ? 0 : errno,
+             n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
 }
 
 /* Under a shared pid namespace or the host's /proc, processes outside
@@ -853,7 +869,7 @@ check_processes_closed (CordonChecker *ck)
 
   if (n <= 0)
     {
-      result (ck, "processes-closed", 0, errno, "/proc/self/ns/mnt cannot be read");
+      result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, 0, errno, "/proc/self/ns/mnt cannot be read");
       return;
     }
   mine[n] = '\0';
@@ -875,7 +891,7 @@ check_processes_closed (CordonChecker *ck)
     snprintf (detail, sizeof detail, "/proc cannot be listed: %s", strerror (errno));
   else
     closedir (proc);
-  result (ck, "processes-closed", detail[0] == '\0', 0, detail);
+  result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, detail[0] == '\0', 0, detail);
 }
 
 /* 1 when /proc holds no entry at all (or is absent), else 0. */
@@ -909,20 +925,21 @@ cordon_checker_run_fixed (CordonChecker *ck,
        * process's fds and credentials from outside before releasing it.
        * No environ, cmdline or process list can be read here only if
        * /proc is truly empty, which is checked, not assumed. */
-      static const char * const outside[] = { "fds", "capabilities", "no-new-privs" };
+      static const CordonCheckId outside[] = { CORDON_CHECK_FDS, CORDON_CHECK_CAPABILITIES,
+                                               CORDON_CHECK_NO_NEW_PRIVS };
       int empty = proc_is_empty ();
 
       for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
-        result (ck, outside[i], 1, 0, "no /proc inside: checked from outside");
-      result (ck, "dropped-values", empty, 0,
-              empty ? "no /proc inside: no environ or cmdline to read" : "/proc is not empty");
+        result_of (ck, outside[i], 1, 0, "no /proc inside: checked from outside");
+      result_of (ck, CORDON_CHECK_DROPPED_VALUES, empty, 0,
+                 empty ? "no /proc inside: no environ or cmdline to read" : "/proc is not empty");
       /* "processes" only where cordon asked for it (a pid namespace). */
       if (ck->pid_ns_new)
-        result (ck, "processes", empty, 0,
-                empty ? "no /proc inside: no process to see" : "/proc is not empty");
+        result_of (ck, CORDON_CHECK_PROCESSES, empty, 0,
+                   empty ? "no /proc inside: no process to see" : "/proc is not empty");
       if (ck->outside_shown)
-        result (ck, "processes-closed", empty, 0,
-                empty ? "no /proc inside: no process to reach" : "/proc is not empty");
+        result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, empty, 0,
+                   empty ? "no /proc inside: no process to reach" : "/proc is not empty");
       return;
     }
   check_dropped_values (ck);

@@ -25,7 +25,7 @@ typedef struct
 void cordon_exec_write (int fd,
                         const char *text);
 
-/* Runs one line of the spec (see verify.c); unknown lines fail. */
+/* Runs one line of the spec (its verbs: protocol.h); unknown lines fail. */
 void cordon_checker_run_line (CordonChecker *ck,
                               char *line);
 /* The checks every sandbox gets, whatever the spec lists. */

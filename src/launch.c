@@ -29,17 +29,17 @@
 #include "launch.h"
 #include "seccomp-filter.h"
 
-/* The fds bwrap is given, at fixed numbers in the child. */
+/* The fds bwrap is given, at fixed numbers in the child (protocol.h). */
 enum
 {
-  FD_ARGS = 3,       /* --args: the options, NUL-separated */
-  FD_JSON = CORDON_BWRAP_FD_STATUS, /* --json-status-fd: child pid and exit code */
-  FD_READY = CORDON_EXEC_STATUS_FD, /* cordon-exec's status lines ("V ...", "W", "R", "E<errno>") */
-  FD_SPEC = 6,       /* cordon-exec's verification spec (sealed memfd) */
-  FD_GO = CORDON_EXEC_GO_FD, /* cordon's word to cordon-exec after the outside checks */
-  FD_SECCOMP = CORDON_BWRAP_FD_SECCOMP, /* --seccomp: the filter's BPF (sealed memfd) */
-  FD_LIFE = 9,       /* the keeper's end of its socket to cordon; not bwrap's */
-  FD_STAGE = 10,     /* the keeper's --stage instructions, then the trees they name */
+  FD_ARGS = CORDON_FD_ARGS,
+  FD_JSON = CORDON_FD_JSON,
+  FD_READY = CORDON_EXEC_STATUS_FD,
+  FD_SPEC = CORDON_FD_SPEC,
+  FD_GO = CORDON_EXEC_GO_FD,
+  FD_SECCOMP = CORDON_FD_SECCOMP,
+  FD_LIFE = CORDON_FD_LIFE,
+  FD_STAGE = CORDON_FD_STAGE,
 };
 
 gboolean

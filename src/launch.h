@@ -12,13 +12,11 @@
 
 #include "bwrap-argv.h"
 #include "plan.h"
+#include "protocol.h"
 #include "stage.h"
 
 G_BEGIN_DECLS
 
-/* The helper's own fds in the sandbox: its status and go pipes. */
-#define CORDON_EXEC_STATUS_FD 5
-#define CORDON_EXEC_GO_FD 7
 
 typedef struct
 {

@@ -9,18 +9,15 @@
 #include <sys/types.h>
 #include "cordon-error.h"
 #include "policy.h"
+#include "protocol.h"
 
 G_BEGIN_DECLS
 
-/* The fds bwrap reads beside its options, at these numbers: the plan
+/* The fds bwrap reads beside its options are protocol.h's: the plan
  * names them (so compile and explain show what bwrap receives) and launch
  * puts them there. */
-#define CORDON_BWRAP_FD_STATUS 4
-#define CORDON_BWRAP_FD_SECCOMP 8
-
-/* Where the helper is bound inside the sandbox: /dev is the fresh tmpfs
- * bwrap makes (--dev), so the mount point can be created under any root. */
-#define CORDON_EXEC_SANDBOX_PATH "/dev/.cordon-exec"
+#define CORDON_BWRAP_FD_STATUS CORDON_FD_JSON
+#define CORDON_BWRAP_FD_SECCOMP CORDON_FD_SECCOMP
 
 typedef enum
 {

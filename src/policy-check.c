@@ -297,7 +297,7 @@ check_authority (const CordonPolicy *policy,
 }
 
 /* deny= cannot take the calls the profile filters by their arguments
- * (cordon_seccomp_filtered_by_argument: a second rule would conflict),
+ * (cordon_seccomp_filters_by_argument: a second rule would conflict),
  * nor these, which cordon-exec needs to prove the sandbox and start the
  * command. */
 static const char * const needed_by_the_helper[] = {
@@ -331,7 +331,7 @@ check_seccomp (const CordonPolicy *policy,
     {
       const CordonItem *it = g_ptr_array_index (deny, i);
 
-      gboolean by_argument = g_strv_contains (cordon_seccomp_filtered_by_argument, it->text);
+      gboolean by_argument = cordon_seccomp_filters_by_argument (it->text);
 
       if (by_argument || g_strv_contains (needed_by_the_helper, it->text))
         diag (diags, CORDON_SEVERITY_ERROR, it,

@@ -21,6 +21,7 @@
 #include "file-util.h"
 #include "policy.h"
 #include "probe.h"
+#include "proc-read.h"
 #include "userns-fork.h"
 
 #define CACHE_MAGIC "cordon-probe 1"
@@ -69,21 +70,6 @@ cordon_probe_read_value (const char *path)
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return NULL;
   return g_strstrip (g_steal_pointer (&text));
-}
-
-/* The value of one field of /proc/self/status ("Seccomp", "CapEff"), or
- * NULL. */
-char *
-cordon_probe_self_status (const char *field)
-{
-  g_autofree char *status = cordon_probe_read_value ("/proc/self/status");
-  g_autofree char *needle = g_strdup_printf ("\n%s:\t", field);
-  const char *at = status != NULL ? strstr (status, needle) : NULL;
-
-  if (at == NULL)
-    return NULL;
-  at += strlen (needle);
-  return g_strndup (at, strcspn (at, "\n"));
 }
 
 /* NULL when the procfs at /proc is of cordon's own pid namespace (it
@@ -459,7 +445,7 @@ cordon_probe_id_map_find (const GArray *map,
 guint64
 cordon_probe_self_caps (void)
 {
-  g_autofree char *cap = cordon_probe_self_status ("CapEff");
+  g_autofree char *cap = cordon_proc_status_field (0, "CapEff");
 
   return cap != NULL ? g_ascii_strtoull (cap, NULL, 16) : 0;
 }
@@ -504,7 +490,7 @@ cordon_probe_classify (const CordonProbeRequest *request,
           && sysctl_is ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"))
         return CORDON_PROBE_APPARMOR;
       err = try_unshare_user (request);
-      seccomp = cordon_probe_self_status ("Seccomp");
+      seccomp = cordon_proc_status_field (0, "Seccomp");
       if (err == EPERM && g_strcmp0 (seccomp, "2") == 0)
         return CORDON_PROBE_SECCOMP;
       if (err == ENOSPC)

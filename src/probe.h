@@ -53,7 +53,6 @@ void cordon_probe_free (CordonProbe *probe);
 const char *cordon_probe_result_name (CordonProbeResult result);
 char *cordon_probe_default_cache_dir (const char * const *envp);
 char *cordon_probe_read_value (const char *path);
-char *cordon_probe_self_status (const char *field);
 char *cordon_probe_proc_mismatch (void);
 CordonProbeResult cordon_probe_classify (const CordonProbeRequest *request,
                                          gboolean namespaces_only);

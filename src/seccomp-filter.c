@@ -31,7 +31,9 @@
  *     (whose mode sits in memory) -> ENOSYS, libc falls back to openat:
  *     a set-user-ID file left in a writable bind is one the host runs as
  *     its owner, the caller (root, for a root caller) — mounts are nosuid
- *     only inside the sandbox. */
+ *     only inside the sandbox.
+ * They are one table (rules, below), each naming the probe of
+ * seccomp-probes.c that proves it inside the sandbox, or why none does. */
 #include "config.h"
 
 #include <errno.h>
@@ -53,56 +55,138 @@
 #define KEYCTL_JOIN_SESSION_KEYRING 1
 #define TIOCSTI_REQUEST 0x5412
 #define TIOCLINUX_REQUEST 0x541C
-
-typedef struct
-{
-  const char *name;
-  int err;
-} Blocked;
-
-static const Blocked blocked[] = {
-  { "add_key", EPERM }, { "request_key", EPERM },
-  { "fsopen", ENOSYS }, { "fsconfig", ENOSYS }, { "fsmount", ENOSYS }, { "fspick", ENOSYS },
-  { "move_mount", ENOSYS }, { "open_tree", ENOSYS }, { "mount_setattr", ENOSYS },
-  { "clone3", ENOSYS },
-  /* io_uring performs socket(), open() and more without the system calls
-   * the rules below look at: closed by default, not only under strict. */
-  { "io_uring_setup", ENOSYS }, { "io_uring_enter", ENOSYS }, { "io_uring_register", ENOSYS },
-  { "openat2", ENOSYS },
-  { "ptrace", EPERM }, { "perf_event_open", EPERM }, { "bpf", EPERM }, { "userfaultfd", EPERM },
-  { "kexec_load", EPERM }, { "kexec_file_load", EPERM }, { "init_module", EPERM },
-  { "finit_module", EPERM }, { "delete_module", EPERM }, { "acct", EPERM },
-  { "syslog", EPERM }, { "quotactl", EPERM },
-};
-
-/* Calls newer than the libseccomp of some hosts (Debian 12's 2.5.4 knows
- * none of these by name, and adds no rule by number to a filter of
- * several architectures), blocked by number in a few instructions of
- * cordon's own before libseccomp's program. Since Linux 5.1 a new call
- * has one number on every architecture but alpha and MIPS (whose ABIs
- * add 4000, 5000 or 6000: left out here); x32's calls are x86_64's with
- * bit 30 set. The kernel that
- * runs the sandbox may well be newer than the libseccomp cordon was
- * built with: on this one's, open_tree_attr cloned a tree through a
- * filter that refused open_tree. */
-static const struct
-{
-  const char *name;
-  guint32 nr;
-} blocked_by_number[] = {
-  { "statmount", 457 }, { "listmount", 458 }, { "open_tree_attr", 467 },
-};
-
 #define X32_SYSCALL_BIT 0x40000000u
 
-/* strict adds what a build or a test suite does not need: io_uring
- * (a large, often-patched kernel surface), namespaces and mounts, file
- * handles (the "shocker" escape), swap, reboot and host names. */
-static const char * const strict_extra[] = {
-  "setns", "mount", "umount2",
-  "pivot_root", "chroot", "name_to_handle_at", "open_by_handle_at", "swapon", "swapoff",
-  "reboot", "sethostname", "setdomainname", NULL
+/* Why a rule has no probe of its own in the sandbox, where another of
+ * its kind has one: a probe is a check of every run's, and what it would
+ * prove its neighbour proves. test-seccomp-filter makes every rule's
+ * call under the built filter. */
+#define LIKE(probe) "refused as " probe " is, the kind of rule its probe proves in the sandbox"
+#define WHY_STRICT "only under profile=strict, which the probes (the default profile's) do not cover"
+#define WHY_FAMILY "one family below AF_NETLINK, compared as seccomp-socket-family's AF_PACKET is"
+#define WHY_MODE "the set-ID comparison seccomp-setuid proves on fchmod and fchmodat2, on another call or bit"
+#define WHY_PERSONA "a masked comparison like TIOCSTI's; a persona let through would weaken the address " \
+                    "space of the checks after it"
+
+#define NONE CORDON_CHECK_MAX
+#define PLAIN(n, e, p, why) { .name = n, .err = e, .probe = p, .unprobed = why }
+#define STRICT(n) { .name = n, .err = EPERM, .strict_only = TRUE, .probe = NONE, .unprobed = WHY_STRICT }
+#define BY_NUMBER(n, nr, p, why) { .name = n, .err = ENOSYS, .by_number = nr, .probe = p, .unprobed = why }
+#define ARG(n, e, a, o, m, v, p, why) \
+  { .name = n, .err = e, .n_args = 1, .args = { { a, CORDON_SECCOMP_##o, m, v } }, .probe = p, .unprobed = why }
+/* set-group-ID, then set-user-ID (which the probe's 04755 sets). */
+#define MODE(n, a, p, why) \
+  { .name = n, .err = EPERM, .set_id = TRUE, .n_args = 1, \
+    .args = { { a, CORDON_SECCOMP_MASKED_EQ, S_ISGID, S_ISGID } }, .probe = NONE, .unprobed = WHY_MODE }, \
+  { .name = n, .err = EPERM, .set_id = TRUE, .n_args = 1, \
+    .args = { { a, CORDON_SECCOMP_MASKED_EQ, S_ISUID, S_ISUID } }, .probe = p, .unprobed = why }
+#define SOCKET(family) ARG ("socket", EAFNOSUPPORT, 0, EQ, 0, family, NONE, WHY_FAMILY)
+/* ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT, READ_IMPLIES_EXEC. Bit
+ * 31 in the mask: the query personality(0xffffffff) never matches, as no
+ * persona sets it. */
+#define PERSONA(flag) ARG ("personality", EPERM, 0, MASKED_EQ, (flag) | 0x80000000u, flag, NONE, WHY_PERSONA)
+
+/* The profile, in the order the filter is built: the calls refused
+ * outright, those refused by number, strict's, then those refused by
+ * their arguments (libseccomp takes one comparison per argument in a
+ * rule: each flag, family or bit is a rule of its own). */
+static const CordonSeccompRule rules[] = {
+  PLAIN ("add_key", EPERM, CORDON_CHECK_SECCOMP_KEYRING, NULL),
+  PLAIN ("request_key", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("fsopen", ENOSYS, CORDON_CHECK_SECCOMP_MOUNT_API, NULL),
+  PLAIN ("fsconfig", ENOSYS, NONE, LIKE ("fsopen")),
+  PLAIN ("fsmount", ENOSYS, NONE, LIKE ("fsopen")),
+  PLAIN ("fspick", ENOSYS, NONE, LIKE ("fsopen")),
+  PLAIN ("move_mount", ENOSYS, NONE, LIKE ("fsopen")),
+  PLAIN ("open_tree", ENOSYS, NONE, LIKE ("fsopen")),
+  PLAIN ("mount_setattr", ENOSYS, NONE, LIKE ("fsopen")),
+  PLAIN ("clone3", ENOSYS, CORDON_CHECK_SECCOMP_CLONE3, NULL),
+  /* io_uring performs socket(), open() and more without the system calls
+   * the rules below look at: closed by default, not only under strict. */
+  PLAIN ("io_uring_setup", ENOSYS, CORDON_CHECK_SECCOMP_IO_URING, NULL),
+  PLAIN ("io_uring_enter", ENOSYS, NONE, LIKE ("io_uring_setup") ", without which there is no ring"),
+  PLAIN ("io_uring_register", ENOSYS, NONE, LIKE ("io_uring_setup") ", without which there is no ring"),
+  { .name = "openat2", .err = ENOSYS, .set_id = TRUE, .probe = NONE, .unprobed = LIKE ("clone3") },
+  PLAIN ("ptrace", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("perf_event_open", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("bpf", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("userfaultfd", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("kexec_load", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("kexec_file_load", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("init_module", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("finit_module", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("delete_module", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("acct", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("syslog", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("quotactl", EPERM, NONE, LIKE ("add_key")),
+
+  /* Calls newer than the libseccomp of some hosts (Debian 12's 2.5.4
+   * knows none of these by name, and adds no rule by number to a filter
+   * of several architectures), blocked by number in a few instructions of
+   * cordon's own before libseccomp's program. Since Linux 5.1 a new call
+   * has one number on every architecture but alpha and MIPS (whose ABIs
+   * add 4000, 5000 or 6000: left out here); x32's calls are x86_64's with
+   * bit 30 set. The kernel that runs the sandbox may well be newer than
+   * the libseccomp cordon was built with: on this one's, open_tree_attr
+   * cloned a tree through a filter that refused open_tree. */
+  BY_NUMBER ("statmount", 457, NONE, "refused by number, in the prologue seccomp-by-number proves"),
+  BY_NUMBER ("listmount", 458, NONE, "refused by number, in the prologue seccomp-by-number proves"),
+  BY_NUMBER ("open_tree_attr", 467, CORDON_CHECK_SECCOMP_BY_NUMBER, NULL),
+
+  /* strict adds what a build or a test suite does not need: namespaces
+   * and mounts, file handles (the "shocker" escape), swap, reboot and
+   * host names. */
+  STRICT ("setns"), STRICT ("mount"), STRICT ("umount2"), STRICT ("pivot_root"), STRICT ("chroot"),
+  STRICT ("name_to_handle_at"), STRICT ("open_by_handle_at"), STRICT ("swapon"), STRICT ("swapoff"),
+  STRICT ("reboot"), STRICT ("sethostname"), STRICT ("setdomainname"),
+
+  ARG ("keyctl", EPERM, 0, NE, 0, KEYCTL_JOIN_SESSION_KEYRING, NONE,
+       "the keyring check's keyctl(KEYCTL_READ) meets it: refused here, or reading an empty keyring"),
+  /* Joining is allowed only into a new, anonymous keyring: with a name,
+   * it would join an existing keyring of that name. */
+  { .name = "keyctl", .err = EPERM, .n_args = 2,
+    .args = { { 0, CORDON_SECCOMP_EQ, 0, KEYCTL_JOIN_SESSION_KEYRING }, { 1, CORDON_SECCOMP_NE, 0, 0 } },
+    .probe = NONE, .unprobed = "what it lets through, the anonymous join, is cordon-exec's own, made before "
+                               "any check: a filter that refused it would stop every sandbox (K<errno>)" },
+  ARG ("ioctl", EPERM, 1, MASKED_EQ, 0xFFFFFFFFu, TIOCSTI_REQUEST, CORDON_CHECK_SECCOMP_TIOCSTI, NULL),
+  ARG ("ioctl", EPERM, 1, MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX_REQUEST, NONE,
+       "compared on the low 32 bits as TIOCSTI is, which seccomp-tiocsti proves with the high bits set"),
+  ARG ("unshare", EPERM, 0, MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER, CORDON_CHECK_SECCOMP_USERNS, NULL),
+  ARG ("clone", EPERM, 0, MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER, NONE,
+       "compared as unshare's flags are, which seccomp-userns proves; a clone let through is a process"),
+  PERSONA (0x0040000), PERSONA (0x0100000), PERSONA (0x0200000), PERSONA (0x0400000),
+  /* Every family but unix, inet, inet6 and netlink. */
+  SOCKET (3), SOCKET (4), SOCKET (5), SOCKET (6), SOCKET (7), SOCKET (8), SOCKET (9), SOCKET (11),
+  SOCKET (12), SOCKET (13), SOCKET (14), SOCKET (15),
+  ARG ("socket", EAFNOSUPPORT, 0, GT, 0, AF_NETLINK, CORDON_CHECK_SECCOMP_SOCKET_FAMILY, NULL),
+  /* No set-user-ID or set-group-ID file: one rule per bit per call that
+   * sets a file's mode, on the argument that holds it. */
+  MODE ("chmod", 1, NONE, WHY_MODE),
+  MODE ("fchmod", 1, CORDON_CHECK_SECCOMP_SETUID, NULL),
+  MODE ("fchmodat", 2, NONE, WHY_MODE),
+  MODE ("fchmodat2", 2, CORDON_CHECK_SECCOMP_SETUID, NULL),
+  MODE ("creat", 1, NONE, WHY_MODE),
+  MODE ("open", 2, NONE, WHY_MODE),
+  MODE ("openat", 3, NONE, WHY_MODE),
+  MODE ("mknod", 1, NONE, WHY_MODE),
+  MODE ("mknodat", 2, NONE, WHY_MODE),
 };
+
+#undef NONE
+#undef PLAIN
+#undef STRICT
+#undef BY_NUMBER
+#undef ARG
+#undef MODE
+#undef SOCKET
+#undef PERSONA
+
+const CordonSeccompRule *
+cordon_seccomp_rules (gsize *out_n)
+{
+  *out_n = G_N_ELEMENTS (rules);
+  return rules;
+}
 
 typedef struct
 {
@@ -120,110 +204,66 @@ is_exempt (const Filter *f,
   return FALSE;
 }
 
-/* A name this libseccomp or architecture does not know is skipped: there
- * is then no such call to block. */
-static int
-add_errno (const Filter *f,
-           const char *name,
-           int err,
-           unsigned int n_args,
-           const struct scmp_arg_cmp *args)
+gboolean
+cordon_seccomp_filters_by_argument (const char *name)
 {
-  int nr = seccomp_syscall_resolve_name (name);
-
-  if (nr == __NR_SCMP_ERROR || is_exempt (f, name))
-    return 0;
-  return seccomp_rule_add_array (f->ctx, SCMP_ACT_ERRNO ((unsigned int) err), nr, n_args, args);
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    if (rules[i].n_args > 0 && g_str_equal (rules[i].name, name))
+      return TRUE;
+  return FALSE;
 }
 
-/* ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT, READ_IMPLIES_EXEC */
-static const scmp_datum_t personality_flags[] = { 0x0040000, 0x0100000, 0x0200000, 0x0400000 };
-
-const char * const cordon_seccomp_filtered_by_argument[] = {
-  "keyctl", "ioctl", "unshare", "clone", "personality", "socket",
-  "chmod", "fchmod", "fchmodat", "fchmodat2", "creat", "open", "openat", "mknod", "mknodat", NULL
-};
-
-/* Each call that sets a file's mode, and the argument that holds it. */
-static const struct
-{
-  const char *name;
-  unsigned int mode_arg;
-} mode_setting[] = {
-  { "chmod", 1 }, { "fchmod", 1 }, { "fchmodat", 2 }, { "fchmodat2", 2 }, { "creat", 1 },
-  { "open", 2 }, { "openat", 3 }, { "mknod", 1 }, { "mknodat", 2 },
-};
-
-/* TRUE for a call whose mode argument the profile filters (set-ID bits
- * refused), and openat2, which it refuses outright for that reason. */
 gboolean
 cordon_seccomp_sets_mode (const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (mode_setting); i++)
-    if (g_str_equal (mode_setting[i].name, name))
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    if (rules[i].set_id && g_str_equal (rules[i].name, name))
       return TRUE;
-  return g_str_equal (name, "openat2");
+  return FALSE;
 }
 
-/* Every rule here is on a call of cordon_seccomp_filtered_by_argument. */
+static const enum scmp_compare scmp_ops[] = {
+  [CORDON_SECCOMP_EQ] = SCMP_CMP_EQ,
+  [CORDON_SECCOMP_NE] = SCMP_CMP_NE,
+  [CORDON_SECCOMP_GT] = SCMP_CMP_GT,
+  [CORDON_SECCOMP_MASKED_EQ] = SCMP_CMP_MASKED_EQ,
+};
+
+/* One rule for libseccomp. A name this libseccomp or architecture does
+ * not know is skipped: there is then no such call to block. */
 static int
-add_argument_rules (const Filter *f)
+add_rule (const Filter *f,
+          const CordonSeccompRule *r)
 {
-  static const int other_families[] = { 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15 };
-  struct scmp_arg_cmp a;
-  int rc = 0;
+  int nr = seccomp_syscall_resolve_name (r->name);
+  struct scmp_arg_cmp args[G_N_ELEMENTS (r->args)];
 
-  a = SCMP_A0 (SCMP_CMP_NE, KEYCTL_JOIN_SESSION_KEYRING);
-  rc = rc ?: add_errno (f, "keyctl", EPERM, 1, &a);
-  /* Joining is allowed only into a new, anonymous keyring: with a name,
-   * it would join an existing keyring of that name. */
-  {
-    struct scmp_arg_cmp join[2] = { SCMP_A0 (SCMP_CMP_EQ, KEYCTL_JOIN_SESSION_KEYRING),
-                                    SCMP_A1 (SCMP_CMP_NE, 0) };
+  if (nr == __NR_SCMP_ERROR || is_exempt (f, r->name))
+    return 0;
+  for (guint i = 0; i < r->n_args; i++)
+    {
+      const CordonSeccompArg *a = &r->args[i];
 
-    rc = rc ?: add_errno (f, "keyctl", EPERM, 2, join);
-  }
-  a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCSTI_REQUEST);
-  rc = rc ?: add_errno (f, "ioctl", EPERM, 1, &a);
-  a = SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xFFFFFFFFu, TIOCLINUX_REQUEST);
-  rc = rc ?: add_errno (f, "ioctl", EPERM, 1, &a);
-  a = SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER);
-  rc = rc ?: add_errno (f, "unshare", EPERM, 1, &a);
-  rc = rc ?: add_errno (f, "clone", EPERM, 1, &a);
-  /* libseccomp takes one comparison per argument in a rule: each flag
-   * that weakens the address space is a rule of its own. */
-  for (guint i = 0; i < G_N_ELEMENTS (personality_flags); i++)
-    {
-      /* Bit 31 in the mask: the query personality(0xffffffff) never
-       * matches, as no persona sets it. */
-      a = SCMP_A0 (SCMP_CMP_MASKED_EQ, personality_flags[i] | 0x80000000u, personality_flags[i]);
-      rc = rc ?: add_errno (f, "personality", EPERM, 1, &a);
+      /* MASKED_EQ compares (arg & datum_a) with datum_b; the others, arg
+       * with datum_a. */
+      args[i] = a->op == CORDON_SECCOMP_MASKED_EQ
+                ? (struct scmp_arg_cmp) { a->arg, SCMP_CMP_MASKED_EQ, a->mask, a->value }
+                : (struct scmp_arg_cmp) { a->arg, scmp_ops[a->op], a->value, 0 };
     }
-  for (guint i = 0; i < G_N_ELEMENTS (other_families); i++)
-    {
-      a = SCMP_A0 (SCMP_CMP_EQ, (scmp_datum_t) other_families[i]);
-      rc = rc ?: add_errno (f, "socket", EAFNOSUPPORT, 1, &a);
-    }
-  a = SCMP_A0 (SCMP_CMP_GT, AF_NETLINK);
-  rc = rc ?: add_errno (f, "socket", EAFNOSUPPORT, 1, &a);
-  /* No set-user-ID or set-group-ID file: one rule per bit per call. */
-  for (guint i = 0; i < G_N_ELEMENTS (mode_setting); i++)
-    for (scmp_datum_t bit = S_ISGID; bit <= S_ISUID; bit <<= 1)
-      {
-        a = (struct scmp_arg_cmp) { mode_setting[i].mode_arg, SCMP_CMP_MASKED_EQ, bit, bit };
-        rc = rc ?: add_errno (f, mode_setting[i].name, EPERM, 1, &a);
-      }
-  return rc;
+  return seccomp_rule_add_array (f->ctx, SCMP_ACT_ERRNO ((unsigned int) r->err), nr, r->n_args, args);
 }
 
+/* A call the profile refuses whatever the arguments, by a rule of
+ * libseccomp's. */
 static gboolean
 profile_refuses (const CordonPlan *plan,
                  const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (blocked); i++)
-    if (g_str_equal (blocked[i].name, name))
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    if (rules[i].n_args == 0 && rules[i].by_number == 0 && g_str_equal (rules[i].name, name)
+        && (!rules[i].strict_only || plan->seccomp == CORDON_SECCOMP_STRICT))
       return TRUE;
-  return plan->seccomp == CORDON_SECCOMP_STRICT && g_strv_contains (strict_extra, name);
+  return FALSE;
 }
 
 static int
@@ -239,11 +279,9 @@ build (const Filter *f,
       rc = seccomp_arch_add (f->ctx, SCMP_ARCH_X86);
       rc = rc ?: seccomp_arch_add (f->ctx, SCMP_ARCH_X32);
     }
-  for (guint i = 0; i < G_N_ELEMENTS (blocked) && rc == 0; i++)
-    rc = add_errno (f, blocked[i].name, blocked[i].err, 0, NULL);
-  for (guint i = 0; plan->seccomp == CORDON_SECCOMP_STRICT && strict_extra[i] != NULL && rc == 0; i++)
-    rc = add_errno (f, strict_extra[i], EPERM, 0, NULL);
-  rc = rc ?: add_argument_rules (f);
+  for (guint i = 0; i < G_N_ELEMENTS (rules) && rc == 0; i++)
+    if (rules[i].by_number == 0 && (!rules[i].strict_only || plan->seccomp == CORDON_SECCOMP_STRICT))
+      rc = add_rule (f, &rules[i]);
   /* deny= after the profile: EPERM whatever the arguments. A call the
    * profile already refuses outright stays refused as it is (a second
    * rule would conflict); cordon check refuses deny= of the calls the
@@ -299,11 +337,11 @@ by_number_prologue (const Filter *f)
 
   for (guint i = 0; i < G_N_ELEMENTS (same_numbers); i++)
     known = known || same_numbers[i] == native;
-  for (guint i = 0; known && i < G_N_ELEMENTS (blocked_by_number); i++)
+  for (guint i = 0; known && i < G_N_ELEMENTS (rules); i++)
     {
-      guint32 nr = blocked_by_number[i].nr;
+      guint32 nr = rules[i].by_number;
 
-      if (is_exempt (f, blocked_by_number[i].name))
+      if (nr == 0 || is_exempt (f, rules[i].name))
         continue;
       add_by_number (prologue, native, nr);
       if (native == SCMP_ARCH_X86_64)

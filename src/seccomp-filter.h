@@ -9,10 +9,51 @@
 G_BEGIN_DECLS
 
 #include "plan.h"
+#include "protocol.h"
 
-/* The calls the profile filters by their arguments (add_argument_rules):
- * deny= cannot take them, allow= takes out every rule of theirs. */
-extern const char * const cordon_seccomp_filtered_by_argument[];
+/* How a rule compares one argument of the call. */
+typedef enum
+{
+  CORDON_SECCOMP_EQ,
+  CORDON_SECCOMP_NE,
+  CORDON_SECCOMP_GT,
+  CORDON_SECCOMP_MASKED_EQ,   /* (argument & mask) == value */
+} CordonSeccompCompare;
+
+typedef struct
+{
+  guint arg;                  /* 0-5 */
+  CordonSeccompCompare op;
+  guint64 mask;               /* CORDON_SECCOMP_MASKED_EQ's */
+  guint64 value;
+} CordonSeccompArg;
+
+/* One rule of the profile: `name` fails with `err` when every one of its
+ * `n_args` comparisons holds (none: whatever the arguments). */
+typedef struct
+{
+  const char *name;
+  int err;
+  gboolean strict_only;       /* only under profile=strict */
+  guint32 by_number;          /* refused by this number before libseccomp's program (which may
+                               * not know the name), or 0 */
+  gboolean set_id;            /* refused for the set-ID bits a mode would give a file */
+  guint n_args;
+  CordonSeccompArg args[2];
+  CordonCheckId probe;        /* the seccomp probe that proves it in the sandbox, or
+                               * CORDON_CHECK_MAX ... */
+  const char *unprobed;       /* ... and then why none does */
+} CordonSeccompRule;
+
+/* Every rule, in the order the filter is built from them. */
+const CordonSeccompRule *cordon_seccomp_rules (gsize *out_n);
+
+/* TRUE for a call the profile filters by its arguments: deny= cannot
+ * take it (a second rule would conflict), allow= takes out every rule of
+ * its. */
+gboolean cordon_seccomp_filters_by_argument (const char *name);
+/* TRUE for a call whose mode argument the profile filters (set-ID bits
+ * refused), and openat2, which it refuses outright for that reason. */
 gboolean cordon_seccomp_sets_mode (const char *name);
 
 int cordon_seccomp_memfd (const CordonPlan *plan,

@@ -21,6 +21,7 @@
 
 #include "cordon-error.h"
 #include "path-util.h"
+#include "protocol.h"
 #include "stage.h"
 #include "userns-fork.h"
 
@@ -179,7 +180,7 @@ cordon_stage_open (const CordonPlan *plan,
 
       if (s->kind == CORDON_STAGE_SHADOW)
         {
-          g_string_append (spec, "shadow\t");
+          g_string_append (spec, CORDON_STAGE_LINE_SHADOW "\t");
           cordon_path_append_encoded (spec, s->path);
           g_string_append_c (spec, '\n');
           continue;
@@ -191,13 +192,14 @@ cordon_stage_open (const CordonPlan *plan,
           return FALSE;
         }
       g_array_append_val (set.fds, fd);
-      g_string_append_printf (spec, "attach\t%u\t%s\t", set.fds->len - 1, s->is_file ? "file" : "dir");
+      g_string_append_printf (spec, CORDON_STAGE_LINE_ATTACH "\t%u\t%s\t", set.fds->len - 1,
+                              s->is_file ? "file" : "dir");
       cordon_path_append_encoded (spec, s->path);
       g_string_append_c (spec, '\n');
     }
   if (userns >= 0)
     close (userns);
-  g_string_append_printf (spec, "ids\t%u\t%u\n", (guint) plan->host_uid, (guint) plan->host_gid);
+  g_string_append_printf (spec, CORDON_STAGE_LINE_IDS "\t%u\t%u\n", (guint) plan->host_uid, (guint) plan->host_gid);
   set.spec = g_string_free_to_bytes (g_steal_pointer (&spec));
   *out_set = set;
   set.spec = NULL;

@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "proc-read.h"
+#include "protocol.h"
 #include "supervisor.h"
 
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -42,7 +44,7 @@ typedef struct
   int forwarded;
   gboolean verify_failed;
   gboolean verified_only;
-  gboolean released;        /* 'G' was sent: the command may start */
+  gboolean released;        /* CORDON_EXEC_GO was sent: the command may start */
   pid_t child_pid;
   GString *json;
   GString *status;
@@ -85,124 +87,24 @@ cordon_supervisor_prepare (GError **error)
   return TRUE;
 }
 
-/* State and parent from /proc/PID/stat; FALSE when the process is gone.
- * The name field may hold spaces and parentheses, so the fields are read
- * after the last ')': ") S PPID ...". */
-static gboolean
-stat_of (pid_t pid,
-         char *out_state,
-         pid_t *out_ppid)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
-  g_autofree char *text = NULL;
-  const char *p;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strrchr (text, ')')) == NULL
-      || p[1] != ' ' || p[2] == '\0')
-    return FALSE;
-  *out_state = p[2];
-  *out_ppid = (pid_t) strtol (p + 4, NULL, 10);
-  return TRUE;
-}
-
-/* Appends the children of every thread of `pid`, from the kernel's
- * /proc/PID/task/TID/children lists: a few reads per process, instead
- * of a scan of all of /proc. FALSE when the kernel has no such lists. */
-static gboolean
-append_children (pid_t pid,
-                 GArray *out)
-{
-  g_autofree char *task_dir = g_strdup_printf ("/proc/%d/task", (int) pid);
-  g_autoptr(GDir) dir = g_dir_open (task_dir, 0, NULL);
-  const char *tid;
-  gboolean listed = FALSE;
-
-  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (task_dir, tid, "children", NULL);
-      g_autofree char *text = NULL;
-      g_auto(GStrv) pids = NULL;
-
-      if (!g_file_get_contents (path, &text, NULL, NULL))
-        continue;
-      listed = TRUE;
-      pids = g_strsplit (g_strstrip (text), " ", -1);
-      for (guint i = 0; pids[i] != NULL; i++)
-        {
-          pid_t child = (pid_t) strtol (pids[i], NULL, 10);
-
-          if (child > 0)
-            g_array_append_val (out, child);
-        }
-    }
-  return listed;
-}
-
-typedef struct
-{
-  pid_t pid;
-  pid_t ppid;
-} PidPair;
-
-/* Without CONFIG_PROC_CHILDREN: one pass over every /proc/PID/stat. */
-static void
-append_children_by_scan (pid_t root,
-                         GArray *out)
-{
-  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
-  g_autoptr(GHashTable) below = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (PidPair));
-  const char *name;
-  gboolean grew = TRUE;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      PidPair pair = { (pid_t) strtol (name, NULL, 10), 0 };
-      char state;
-
-      if (pair.pid > 0 && stat_of (pair.pid, &state, &pair.ppid))
-        g_array_append_val (all, pair);
-    }
-  g_hash_table_add (below, GINT_TO_POINTER (root));
-  while (grew)
-    {
-      grew = FALSE;
-      for (guint i = 0; i < all->len; i++)
-        {
-          PidPair *pair = &g_array_index (all, PidPair, i);
-
-          if (g_hash_table_contains (below, GINT_TO_POINTER (pair->ppid))
-              && g_hash_table_add (below, GINT_TO_POINTER (pair->pid)))
-            {
-              g_array_append_val (out, pair->pid);
-              grew = TRUE;
-            }
-        }
-    }
-}
-
 /* Every live process below `root`. As cordon is a subreaper, a process
  * that left its parent by setsid() and a double fork is still below it. */
 static GArray *
 descendants (pid_t root)
 {
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  CordonPidList all = { 0 };
   GArray *live = g_array_new (FALSE, FALSE, sizeof (pid_t));
 
-  g_array_append_val (all, root);
-  if (!append_children (root, all))
-    append_children_by_scan (root, all);
-  else
-    for (guint i = 1; i < all->len && all->len < 65536; i++)
-      append_children (g_array_index (all, pid_t, i), all);
-  for (guint i = 1; i < all->len; i++)
+  cordon_proc_descendants (root, &all);
+  for (size_t i = 0; i < all.len; i++)
     {
-      pid_t pid = g_array_index (all, pid_t, i), ppid;
+      pid_t ppid;
       char state;
 
-      if (stat_of (pid, &state, &ppid) && state != 'Z')
-        g_array_append_val (live, pid);
+      if (cordon_proc_stat (all.pids[i], &state, &ppid) == 0 && state != 'Z')
+        g_array_append_val (live, all.pids[i]);
     }
+  cordon_pid_list_clear (&all);
   return live;
 }
 
@@ -237,7 +139,7 @@ signal_descendant (pid_t pid,
    * parent check (a narrower, not a closed, window for reuse). */
   if (pidfd < 0 && errno != ENOSYS)
     return FALSE;
-  if (stat_of (pid, &state, &ppid))
+  if (cordon_proc_stat (pid, &state, &ppid) == 0)
     for (guint i = 0; i < family->len && !ours; i++)
       ours = g_array_index (family, pid_t, i) == ppid;
   if (ours && pidfd >= 0)
@@ -356,15 +258,17 @@ static void
 on_wait (Supervisor *sv)
 {
   CordonVerify *v = sv->opts->verify;
-  g_autoptr(GArray) below = g_array_new (FALSE, FALSE, sizeof (pid_t));
   pid_t helper = sv->child_pid;
-  char word = 'A';
+  char word = CORDON_EXEC_STOP;
 
   on_json (sv);
   if (sv->opts->pid_namespace)
     {
-      append_children (sv->child_pid, below);
-      helper = below->len == 1 ? g_array_index (below, pid_t, 0) : 0;
+      CordonPidList below = { 0 };
+
+      cordon_proc_children (sv->child_pid, &below);
+      helper = below.len == 1 ? below.pids[0] : 0;
+      cordon_pid_list_clear (&below);
     }
   if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
@@ -375,10 +279,10 @@ on_wait (Supervisor *sv)
     sv->verified_only = TRUE;
   else
     {
-      word = 'G';
+      word = CORDON_EXEC_GO;
       sv->released = TRUE;
     }
-  /* 'G' releases the command; anything else, or no word, stops it. */
+  /* CORDON_EXEC_GO releases the command; anything else, or no word, stops it. */
   if (sv->launch->go_fd >= 0 && write (sv->launch->go_fd, &word, 1) != 1)
     sv->verify_failed = TRUE;
   clear_fd (&sv->launch->go_fd);
@@ -391,9 +295,9 @@ on_status_line (Supervisor *sv,
 {
   switch (line[0])
     {
-    case 'R':
+    case CORDON_EXEC_RUNNING:
       /* With verification, the command may start only after cordon said
-       * 'G': an "R" before that is a helper that skipped the gate. */
+       * go: an "R" before that is a helper that skipped the gate. */
       if (sv->opts->verify != NULL && !sv->released)
         {
           sv->verify_failed = TRUE;
@@ -402,31 +306,33 @@ on_status_line (Supervisor *sv,
         }
       if (!sv->ready)
         {
+          const char released = CORDON_KEEPER_RELEASED;
+
           sv->ready = TRUE;
           /* The sandbox is released and the command starting: from now
            * on a keeper told to leave the sandbox alive may (before, a
            * half-made sandbox would be stranded). A keeper gone already
            * cannot read it; bwrap's end tells the rest. */
-          if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, "R", 1) != 1)
+          if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, &released, 1) != 1)
             clear_fd (&sv->launch->life_fd);
           sv->t_ready = g_get_monotonic_time ();
         }
       break;
-    case 'E':
+    case CORDON_EXEC_EXEC_ERRNO:
       sv->exec_errno = (int) strtol (line + 1, NULL, 10);
       break;
-    case 'K':
+    case CORDON_EXEC_SETUP_ERRNO:
       sv->keyring_errno = (int) strtol (line + 1, NULL, 10);
       break;
-    case 'V':
+    case CORDON_EXEC_RESULT:
       /* A result for a check cordon did not ask for is not believed. */
       if (sv->opts->verify == NULL || !cordon_verify_record (sv->opts->verify, line))
         sv->verify_failed = TRUE;
       break;
-    case 'X':
+    case CORDON_EXEC_FAILED:
       sv->verify_failed = TRUE;
       break;
-    case 'W':
+    case CORDON_EXEC_WAITING:
       on_wait (sv);
       break;
     default:

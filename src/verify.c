@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/nsfs.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -19,6 +20,9 @@
 #include "launch.h"
 #include "mount-table.h"
 #include "path-util.h"
+#include "proc-read.h"
+#include "protocol.h"
+#include "seccomp-probes.h"
 #include "verify.h"
 
 /* Values shorter than this are not searched for: they are not secrets,
@@ -73,15 +77,64 @@ add_check (CordonVerify *v,
   return c;
 }
 
-static void
-spec_line (CordonVerify *v,
-           const char *kind,
-           const char *id,
-           const char *path)
+static CordonCheck *
+add_fixed_check (CordonVerify *v,
+                 CordonCheckId check,
+                 const char *target,
+                 const CordonOp *op)
 {
-  g_string_append_printf (v->spec, "%s\t%s\t", kind, id);
+  return add_check (v, cordon_checks[check].id, target, cordon_checks[check].expect, op);
+}
+
+/* One line of the spec: the verb, then each field (NULL-terminated). */
+G_GNUC_NULL_TERMINATED static void
+spec_line (CordonVerify *v,
+           CordonSpecVerb verb,
+           ...)
+{
+  va_list ap;
+
+  g_string_append (v->spec, cordon_spec_verbs[verb].word);
+  va_start (ap, verb);
+  for (const char *field = va_arg (ap, const char *); field != NULL; field = va_arg (ap, const char *))
+    g_string_append_printf (v->spec, "\t%s", field);
+  va_end (ap);
+  g_string_append_c (v->spec, '\n');
+}
+
+/* A line that asks for the check of a path, numbered as the check is,
+ * and the check it asks for. */
+static CordonCheck *
+add_path_check (CordonVerify *v,
+                CordonSpecVerb verb,
+                const char *path,
+                const CordonOp *op)
+{
+  g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+
+  g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[verb].word, id);
   cordon_path_append_encoded (v->spec, path);
   g_string_append_c (v->spec, '\n');
+  return add_check (v, id, path, cordon_spec_verbs[verb].expect, op);
+}
+
+/* The spec verb that checks what `op` promises, or CORDON_SPEC_MAX. */
+static CordonSpecVerb
+mask_verb (const CordonOp *op)
+{
+  gboolean socket = op->key == CORDON_KEY_SOCKETS_MASK || op->key == CORDON_KEY_SOCKETS_MASK_LISTENING;
+
+  switch (op->kind)
+    {
+    case CORDON_OP_MASK_FILE:
+      return socket ? CORDON_SPEC_SOCKET : CORDON_SPEC_SECRET_FILE;
+    case CORDON_OP_MASK_DIR:
+      return CORDON_SPEC_SECRET_DIR;
+    case CORDON_OP_RO_BIND:
+      return CORDON_SPEC_READ_ONLY;
+    default:
+      return CORDON_SPEC_MAX;
+    }
 }
 
 static void
@@ -91,29 +144,10 @@ add_mask_checks (CordonVerify *v,
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
-      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
-      gboolean socket = op->key == CORDON_KEY_SOCKETS_MASK || op->key == CORDON_KEY_SOCKETS_MASK_LISTENING;
+      CordonSpecVerb verb = mask_verb (op);
 
-      if (op->kind == CORDON_OP_MASK_FILE && socket)
-        {
-          spec_line (v, "socket", id, op->dest);
-          add_check (v, id, op->dest, "connect() is refused", op);
-        }
-      else if (op->kind == CORDON_OP_MASK_FILE)
-        {
-          spec_line (v, "secret-file", id, op->dest);
-          add_check (v, id, op->dest, "reads back empty or is denied", op);
-        }
-      else if (op->kind == CORDON_OP_MASK_DIR)
-        {
-          spec_line (v, "secret-dir", id, op->dest);
-          add_check (v, id, op->dest, "is empty and read-only", op);
-        }
-      else if (op->kind == CORDON_OP_RO_BIND)
-        {
-          spec_line (v, "read-only", id, op->dest);
-          add_check (v, id, op->dest, "no file can be created", op);
-        }
+      if (verb != CORDON_SPEC_MAX)
+        add_path_check (v, verb, op->dest, op);
       if (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR)
         g_ptr_array_add (v->mask_dests, g_strdup (op->dest));
     }
@@ -143,20 +177,16 @@ add_identity_checks (CordonVerify *v,
 {
   for (guint i = 0; i < plan->unreachable->len; i++)
     {
-      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
-      const char *path = g_ptr_array_index (plan->unreachable, i);
-      CordonCheck *c;
+      CordonCheck *c = add_path_check (v, CORDON_SPEC_UNREACHABLE, g_ptr_array_index (plan->unreachable, i),
+                                       NULL);
 
-      spec_line (v, "unreachable", id, path);
-      c = add_check (v, id, path, "cannot be reached (the sandbox's host user may not search on the way)", NULL);
       c->key = CORDON_KEY_IDENTITY_HOST_USER;
       c->rule = plan->identity_rule;
     }
   if (plan->proc_mode != CORDON_PROC_NONE)
     {
-      g_string_append (v->spec, "proc-sys\n");
-      add_check (v, "proc-sys", "/proc/sys", "read-only: no kernel setting opens for writing",
-                 proc_sys_op (plan));
+      spec_line (v, CORDON_SPEC_PROC_SYS, NULL);
+      add_fixed_check (v, CORDON_CHECK_PROC_SYS, "/proc/sys", proc_sys_op (plan));
     }
 }
 
@@ -172,28 +202,11 @@ add_outside_identity_checks (CordonVerify *v,
   CordonCheck *c;
 
   if (plan->proc_mode != CORDON_PROC_NONE)
-    add_check (v, "outside-proc-sys", "/proc/sys", "seen from outside: mounted read-only", proc_sys_op (plan));
-  c = add_check (v, "outside-identity", "", expect, NULL);
+    add_fixed_check (v, CORDON_CHECK_OUTSIDE_PROC_SYS, "/proc/sys", proc_sys_op (plan));
+  c = add_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_IDENTITY].id, "", expect, NULL);
   c->key = CORDON_KEY_IDENTITY_HOST_USER;
   c->rule = plan->identity_rule;
 }
-
-static const struct
-{
-  const char *id;
-  const char *expect;
-  const char *syscall;    /* the call the probe makes, for allow= */
-} seccomp_checks[] = {
-  { "seccomp-keyring", "add_key fails with EPERM", "add_key" },
-  { "seccomp-tiocsti", "TIOCSTI with the high 32 bits set fails with EPERM", "ioctl" },
-  { "seccomp-mount-api", "fsopen fails with ENOSYS", "fsopen" },
-  { "seccomp-by-number", "open_tree_attr, blocked by number, fails with ENOSYS", "open_tree_attr" },
-  { "seccomp-clone3", "clone3 fails with ENOSYS", "clone3" },
-  { "seccomp-userns", "unshare(CLONE_NEWUSER) fails with EPERM", "unshare" },
-  { "seccomp-socket-family", "an AF_PACKET socket fails with EAFNOSUPPORT", "socket" },
-  { "seccomp-io-uring", "io_uring_setup fails with ENOSYS", "io_uring_setup" },
-  { "seccomp-setuid", "fchmod to a set-user-ID mode fails with EPERM", "fchmod" },
-};
 
 /* Under the host's /proc: cordon's own entries must be closed to the
  * sandbox; the helper finds them by cordon's number in the /proc that is
@@ -208,7 +221,7 @@ add_host_proc_checks (CordonVerify *v,
   if (plan->proc_mode != CORDON_PROC_HOST_RO)
     return;
   self = g_file_read_link ("/proc/self", NULL);
-  g_string_append_printf (v->spec, "host-proc\t%s\n", self != NULL ? self : "0");
+  spec_line (v, CORDON_SPEC_HOST_PROC, self != NULL ? self : "0", NULL);
 }
 
 /* Without a pid namespace of its own, or under the host's /proc, the
@@ -224,17 +237,20 @@ add_outside_shown_checks (CordonVerify *v,
                           const CordonPlan *plan)
 {
   if (shows_outside (plan))
-    g_string_append (v->spec, "outside-shown\n");
+    spec_line (v, CORDON_SPEC_OUTSIDE_SHOWN, NULL);
 }
 
 static void
 add_namespace_checks (CordonVerify *v,
                       const CordonPlan *plan)
 {
+  g_autofree char *caps = g_strdup_printf ("%016" G_GINT64_MODIFIER "x", plan->keep_caps);
+
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
       g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      g_autofree char *inode = NULL;
       guint bit = 0;
 
       if (op->kind != CORDON_OP_UNSHARE)
@@ -243,27 +259,28 @@ add_namespace_checks (CordonVerify *v,
         bit++;
       if (v->host_ns[bit] == 0)
         continue;   /* the host's own is unknown: nothing to compare */
-      g_string_append_printf (v->spec, "namespace\t%s\t%s\t%" G_GUINT64_FORMAT "\n", id,
-                              cordon_namespace_name (op->ns), v->host_ns[bit]);
-      add_check (v, id, cordon_namespace_name (op->ns), "is new, not the host's", op);
+      inode = g_strdup_printf ("%" G_GUINT64_FORMAT, v->host_ns[bit]);
+      spec_line (v, CORDON_SPEC_NAMESPACE, id, cordon_namespace_name (op->ns), inode, NULL);
+      add_check (v, id, cordon_namespace_name (op->ns), cordon_spec_verbs[CORDON_SPEC_NAMESPACE].expect, op);
     }
   if (plan->namespaces & CORDON_NS_PID)
-    g_string_append (v->spec, "pid-namespace\n");
-  g_string_append_printf (v->spec, "capeff\t%016" G_GINT64_MODIFIER "x\n", plan->keep_caps);
+    spec_line (v, CORDON_SPEC_PID_NAMESPACE, NULL);
+  spec_line (v, CORDON_SPEC_CAPEFF, caps, NULL);
   if (plan->seccomp != CORDON_SECCOMP_NONE)
     {
       g_autoptr(GString) probes = g_string_new (NULL);
 
       /* Every probe but those of calls allow= took out of the profile. */
-      for (guint i = 0; i < G_N_ELEMENTS (seccomp_checks); i++)
+      for (guint i = 0; i < cordon_seccomp_n_probes; i++)
         {
-          if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, seccomp_checks[i].syscall,
-                                                g_str_equal, NULL))
+          const CordonSeccompProbe *probe = &cordon_seccomp_probes[i];
+
+          if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, probe->syscall, g_str_equal, NULL))
             continue;
-          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", seccomp_checks[i].id);
-          add_check (v, seccomp_checks[i].id, "", seccomp_checks[i].expect, NULL);
+          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", cordon_checks[probe->check].id);
+          add_fixed_check (v, probe->check, "", NULL);
         }
-      g_string_append_printf (v->spec, "seccomp\t%s\n", probes->len > 0 ? probes->str : "-");
+      spec_line (v, CORDON_SPEC_SECCOMP, probes->len > 0 ? probes->str : "-", NULL);
     }
 }
 
@@ -306,7 +323,7 @@ add_environment (CordonVerify *v,
 {
   /* bwrap itself sets PWD, to the workdir, when it changes to it. */
   g_ptr_array_add (v->allowed, g_strdup ("PWD"));
-  g_string_append (v->spec, "env-allow\tPWD\n");
+  spec_line (v, CORDON_SPEC_ENV_ALLOW, "PWD", NULL);
   for (guint i = 0; i < plan->env_decisions->len; i++)
     {
       const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
@@ -316,7 +333,7 @@ add_environment (CordonVerify *v,
       if (d->passed)
         {
           g_ptr_array_add (v->allowed, g_strdup (d->name));
-          g_string_append_printf (v->spec, "env-allow\t%s\n", d->name);
+          spec_line (v, CORDON_SPEC_ENV_ALLOW, d->name, NULL);
           continue;
         }
       if (value == NULL || strlen (value) < MIN_SECRET_LEN || value_is_legitimate (plan, facts, value, command)
@@ -325,32 +342,11 @@ add_environment (CordonVerify *v,
       hex = g_compute_checksum_for_string (G_CHECKSUM_SHA256, value, -1);
       if (!g_ptr_array_find_with_equal_func (v->digests, hex, g_str_equal, NULL))
         {
-          g_string_append_printf (v->spec, "digest\t%s\n", hex);
+          spec_line (v, CORDON_SPEC_DIGEST, hex, NULL);
           g_ptr_array_add (v->digests, g_steal_pointer (&hex));
         }
     }
 }
-
-static const struct
-{
-  const char *id;
-  const char *expect;
-} fixed_checks[] = {
-  { "environ", "only allowed variable names are set" },
-  { "mount", "mount() is refused" },
-  { "tiocsti", "TIOCSTI is refused on every terminal" },
-  { "keyring", "the session keyring is fresh and empty" },
-  { "dropped-values", "no dropped variable's value is in any /proc/PID/environ or cmdline" },
-  { "fds", "only fds 0-2 and cordon's own are open" },
-  { "capabilities", "CapEff holds exactly the kept capabilities (none by default)" },
-  { "no-new-privs", "NoNewPrivs is 1" },
-  { "processes", "only the sandbox's processes are visible" },
-  { "outside-environ", "bwrap's and the helper's environments hold only allowed names" },
-  { "outside-status", "seen from outside: CapEff as kept, NoNewPrivs 1, the seccomp filter in force" },
-  { "outside-namespaces", "seen from outside: every unshared namespace is new" },
-  { "outside-fds", "seen from outside: only fds 0-2 and cordon's own" },
-  { "outside-masks", "seen from outside: every mask is mounted" },
-};
 
 /* The checks every sandbox gets, in cordon(1)'s order, each of those a
  * plan makes only sometimes in its place. */
@@ -358,18 +354,15 @@ static void
 add_fixed_checks (CordonVerify *v,
                   const CordonPlan *plan)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (fixed_checks); i++)
+  for (CordonCheckId c = CORDON_CHECK_ENVIRON; c <= CORDON_CHECK_OUTSIDE_MASKS; c++)
     {
-      const char *id = fixed_checks[i].id;
-
-      if (!g_str_equal (id, "processes") || (plan->namespaces & CORDON_NS_PID))
-        add_check (v, id, "", fixed_checks[i].expect, NULL);
-      if (g_str_equal (id, "dropped-values") && plan->proc_mode == CORDON_PROC_HOST_RO)
-        add_check (v, "cordon-unreadable", "", "cordon's own /proc/PID files (environ, mem, fd "
-                   "links) are closed to the sandbox", NULL);
-      if (g_str_equal (id, "processes") && shows_outside (plan))
-        add_check (v, "processes-closed", "", "no process outside the sandbox is open to it "
-                   "(its /proc/PID/root, fds, memory)", NULL);
+      if (c == CORDON_CHECK_CORDON_UNREADABLE && plan->proc_mode != CORDON_PROC_HOST_RO)
+        continue;
+      if (c == CORDON_CHECK_PROCESSES && !(plan->namespaces & CORDON_NS_PID))
+        continue;
+      if (c == CORDON_CHECK_PROCESSES_CLOSED && !shows_outside (plan))
+        continue;
+      add_fixed_check (v, c, "", NULL);
     }
 }
 
@@ -459,9 +452,10 @@ cordon_verify_record (CordonVerify *v,
   g_auto(GStrv) f = g_strsplit (line, "\t", 5);
   CordonCheck *c;
 
-  if (g_strv_length (f) < 4 || !g_str_equal (f[0], "V") || (c = find_check (v, f[1])) == NULL)
+  if (g_strv_length (f) < 4 || f[0][0] != CORDON_EXEC_RESULT || f[0][1] != '\0'
+      || (c = find_check (v, f[1])) == NULL)
     return FALSE;
-  set_outcome (c, g_str_equal (f[2], "ok"), (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
+  set_outcome (c, g_str_equal (f[2], CORDON_RESULT_OK), (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
   return TRUE;
 }
 
@@ -496,17 +490,15 @@ cordon_verify_get_check (const CordonVerify *v,
 
 /* --- from outside, on /proc/PID of the waiting helper ----------------- */
 
+/* The value of `field` in a /proc/PID/status text, or NULL. */
 static char *
-proc_read (pid_t pid,
-           const char *what,
-           gsize *out_len)
+status_value (const char *status,
+              const char *field)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, what);
-  char *text = NULL;
+  size_t len = 0;
+  const char *value = cordon_proc_status_find (status, field, &len);
 
-  if (!g_file_get_contents (path, &text, out_len, NULL))
-    return NULL;
-  return text;
+  return value != NULL ? g_strndup (value, len) : NULL;
 }
 
 /* Names outside the allowlist, or a value whose digest is a dropped
@@ -515,8 +507,8 @@ static char *
 environ_problem (CordonVerify *v,
                  pid_t pid)
 {
-  gsize len = 0;
-  g_autofree char *env = proc_read (pid, "environ", &len);
+  size_t len = 0;
+  g_autofree char *env = cordon_proc_read (pid, "environ", &len);
 
   if (env == NULL)
     return g_strdup_printf ("cannot read /proc/%d/environ", (int) pid);
@@ -539,17 +531,18 @@ status_problem (const char *status,
                 guint64 keep_caps,
                 gboolean seccomp)
 {
-  const char *cap = status != NULL ? strstr (status, "\nCapEff:\t") : NULL;
-  const char *nnp = status != NULL ? strstr (status, "\nNoNewPrivs:\t") : NULL;
+  g_autofree char *cap = status_value (status, "CapEff");
+  g_autofree char *nnp = status_value (status, "NoNewPrivs");
+  g_autofree char *mode = status_value (status, "Seccomp");
 
   if (cap == NULL || nnp == NULL)
     return g_strdup ("cannot read CapEff and NoNewPrivs");
-  if (g_ascii_strtoull (cap + strlen ("\nCapEff:\t"), NULL, 16) != keep_caps)
+  if (g_ascii_strtoull (cap, NULL, 16) != keep_caps)
     return g_strdup ("CapEff is not what the policy keeps");
-  if (nnp[strlen ("\nNoNewPrivs:\t")] != '1')
+  if (nnp[0] != '1')
     return g_strdup ("NoNewPrivs is not 1");
   /* The filter is in force: the sandbox cannot fake this line. */
-  if (seccomp && strstr (status, "\nSeccomp:\t2\n") == NULL)
+  if (seccomp && g_strcmp0 (mode, "2") != 0)
     return g_strdup ("no seccomp filter is in force");
   return NULL;
 }
@@ -598,7 +591,7 @@ fds_problem (pid_t pid)
 static GPtrArray *
 read_mounts (pid_t pid)
 {
-  g_autofree char *info = proc_read (pid, "mountinfo", NULL);
+  g_autofree char *info = cordon_proc_read (pid, "mountinfo", NULL);
 
   return info != NULL ? cordon_mount_table_parse (info) : NULL;
 }
@@ -627,9 +620,10 @@ ids_are (const char *status,
          const char *field,
          guint id)
 {
-  g_autofree char *needle = g_strdup_printf ("\n%s:\t%u\t%u\t%u\t%u\n", field, id, id, id, id);
+  g_autofree char *value = status_value (status, field);
+  g_autofree char *want = g_strdup_printf ("%u\t%u\t%u\t%u", id, id, id, id);
 
-  return strstr (status, needle) != NULL;
+  return g_strcmp0 (value, want) == 0;
 }
 
 /* The sandbox runs as the host user the plan names: bwrap, and the helper
@@ -640,7 +634,8 @@ identity_problem (CordonVerify *v,
                   pid_t pid,
                   const char *status)
 {
-  const char *groups = status != NULL ? strstr (status, "\nGroups:") : NULL;
+  size_t n_groups = 0;
+  const char *groups = cordon_proc_status_find (status, "Groups", &n_groups);
 
   if (status == NULL || groups == NULL)
     return g_strdup_printf ("cannot read /proc/%d/status", (int) pid);
@@ -649,9 +644,7 @@ identity_problem (CordonVerify *v,
   if (v->switched && !ids_are (status, "Gid", v->host_gid))
     return g_strdup_printf ("process %d does not run as host gid %u", (int) pid, (guint) v->host_gid);
   /* "Groups:" and nothing but blanks up to the end of its line. */
-  groups += strlen ("\nGroups:");
-  groups += strspn (groups, " \t");
-  if (v->switched && *groups != '\n')
+  if (v->switched && n_groups > 0)
     return g_strdup_printf ("process %d holds supplementary groups", (int) pid);
   return NULL;
 }
@@ -764,10 +757,10 @@ proc_sys_problem (CordonVerify *v,
 
 static void
 outside_result (CordonVerify *v,
-                const char *id,
+                CordonCheckId check,
                 char *problem)
 {
-  CordonCheck *c = find_check (v, id);
+  CordonCheck *c = find_check (v, cordon_checks[check].id);
 
   if (c != NULL)
     set_outcome (c, problem == NULL, 0, problem != NULL ? problem : "");
@@ -780,26 +773,26 @@ cordon_verify_outside (CordonVerify *v,
                        pid_t bwrap)
 {
   /* Each file of the stopped helper read once, for every check on it. */
-  g_autofree char *status = proc_read (helper, "status", NULL);
-  g_autofree char *bwrap_status = proc_read (bwrap, "status", NULL);
+  g_autofree char *status = cordon_proc_read (helper, "status", NULL);
+  g_autofree char *bwrap_status = cordon_proc_read (bwrap, "status", NULL);
   g_autoptr(GPtrArray) mounts = read_mounts (helper);
   char *problem = environ_problem (v, bwrap);
 
   if (problem == NULL)
     problem = environ_problem (v, helper);
-  outside_result (v, "outside-environ", problem);
-  outside_result (v, "outside-status", status_problem (status, v->keep_caps, v->seccomp));
-  outside_result (v, "outside-namespaces", namespaces_problem (v, helper));
-  outside_result (v, "outside-fds", fds_problem (helper));
-  outside_result (v, "outside-masks", masks_problem (v, mounts));
+  outside_result (v, CORDON_CHECK_OUTSIDE_ENVIRON, problem);
+  outside_result (v, CORDON_CHECK_OUTSIDE_STATUS, status_problem (status, v->keep_caps, v->seccomp));
+  outside_result (v, CORDON_CHECK_OUTSIDE_NAMESPACES, namespaces_problem (v, helper));
+  outside_result (v, CORDON_CHECK_OUTSIDE_FDS, fds_problem (helper));
+  outside_result (v, CORDON_CHECK_OUTSIDE_MASKS, masks_problem (v, mounts));
   problem = identity_problem (v, bwrap, bwrap_status);
   if (problem == NULL)
     problem = identity_problem (v, helper, status);
   if (problem == NULL && v->switched)
     problem = userns_problem (helper, bwrap);
-  outside_result (v, "outside-identity", problem);
-  if (find_check (v, "outside-proc-sys") != NULL)
-    outside_result (v, "outside-proc-sys", proc_sys_problem (v, mounts));
+  outside_result (v, CORDON_CHECK_OUTSIDE_IDENTITY, problem);
+  if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_PROC_SYS].id) != NULL)
+    outside_result (v, CORDON_CHECK_OUTSIDE_PROC_SYS, proc_sys_problem (v, mounts));
 }
 
 static char *

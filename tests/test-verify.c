@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "fixture-host.h"
+#include "protocol.h"
 #include "sha256.h"
 #include "verify.h"
 
@@ -234,6 +235,74 @@ test_verify_expects_a_root_callers_sandbox_as_its_host_user (void **state)
   assert_non_null (strstr (spec, "\t/srv/closed/secret\n"));
 }
 
+/* The ids of the checks of a fixed id, in the order verify lists them. */
+static char *
+fixed_ids (const CordonVerify *v)
+{
+  g_autoptr(GString) ids = g_string_new (NULL);
+
+  for (guint i = 0; i < cordon_verify_n_checks (v); i++)
+    {
+      const char *id = cordon_verify_get_check (v, i)->id;
+
+      if (!g_ascii_isdigit (id[0]))
+        g_string_append_printf (ids, "%s%s", ids->len > 0 ? " " : "", id);
+    }
+  return g_string_free (g_steal_pointer (&ids), FALSE);
+}
+
+static void
+test_verify_lists_the_fixed_checks_in_cordon1_order (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\n[namespaces]\nunshare=pid\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autoptr(CordonPlan) host_ro = plan_of (*state, "[filesystem]\nroot=read-only\n[namespaces]\nunshare=pid\n"
+                                                   "[proc]\nmode=host-ro\n");
+  g_autoptr(CordonVerify) w = cordon_verify_new (host_ro, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *ids = fixed_ids (v);
+  g_autofree char *host_ids = fixed_ids (w);
+
+  assert_string_equal (ids, "proc-sys seccomp-keyring seccomp-tiocsti seccomp-mount-api seccomp-by-number "
+                            "seccomp-clone3 seccomp-userns seccomp-socket-family seccomp-io-uring "
+                            "seccomp-setuid environ mount tiocsti keyring dropped-values fds capabilities "
+                            "no-new-privs processes outside-environ outside-status outside-namespaces "
+                            "outside-fds outside-masks outside-proc-sys outside-identity");
+  /* Under the host's /proc: cordon's own entries, and the processes
+   * outside, each checked in its place. */
+  assert_non_null (strstr (host_ids, " dropped-values cordon-unreadable fds "));
+  assert_non_null (strstr (host_ids, " processes processes-closed outside-environ "));
+}
+
+/* Every line of the spec is of a verb cordon-exec knows, with the
+ * fields that verb has: one it does not would fail the run. */
+static void
+test_verify_writes_only_lines_the_helper_reads (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\n[proc]\nmode=host-ro\n"
+                                                "[secrets]\nmask=${HOME}/.netrc;${HOME}/.ssh\n"
+                                                "[sockets]\nmask=@docker\n[environment]\nallow=PATH\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autofree char *spec = spec_text (v);
+  g_auto(GStrv) lines = g_strsplit (spec, "\n", -1);
+  guint seen[CORDON_SPEC_MAX] = { 0 };
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], "\t", -1);
+      CordonSpecVerb verb = cordon_spec_verb_find (f[0], g_strv_length (f));
+
+      if (verb == CORDON_SPEC_MAX)
+        fail_msg ("cordon-exec does not read \"%s\"", lines[i]);
+      seen[verb]++;
+    }
+  /* This plan asks for every verb but the namespaces' (a fixture host
+   * has no namespace inode to compare), unreachable paths (not root)
+   * and pid-namespace (host-ro). */
+  for (guint i = 0; i < CORDON_SPEC_MAX; i++)
+    if (i != CORDON_SPEC_NAMESPACE && i != CORDON_SPEC_UNREACHABLE && i != CORDON_SPEC_PID_NAMESPACE)
+      assert_true (seen[i] > 0);
+}
+
 static void
 test_sha256_of_the_helper_matches_glib (void **state)
 {
@@ -258,6 +327,8 @@ main (void)
   const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
     T (test_verify_asks_for_every_mask_and_read_only_place),
+    T (test_verify_lists_the_fixed_checks_in_cordon1_order),
+    T (test_verify_writes_only_lines_the_helper_reads),
     T (test_verify_lists_allowed_names_and_digests_never_values),
     T (test_verify_does_not_search_for_short_or_passed_values),
     T (test_verify_passes_only_when_every_check_reported_ok),
