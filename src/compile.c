@@ -73,6 +73,23 @@ lookup_kind (const Compiler *c,
   return TRUE;
 }
 
+/* A rule the host's answer changed, for explain: `what`, beside it. */
+static void
+add_adapted (CordonPlan *plan,
+             const CordonItem *item,
+             const char *what,
+             const char *why)
+{
+  CordonSkip *a = g_new0 (CordonSkip, 1);
+
+  a->key = item != NULL ? item->key : CORDON_KEY_INVALID;
+  if (item != NULL)
+    a->rule = item->loc;
+  a->path = g_strdup (what);
+  a->reason = g_strdup (why);
+  g_ptr_array_add (plan->adapted, a);
+}
+
 static void
 add_namespaces (Compiler *c)
 {
@@ -91,9 +108,8 @@ add_namespaces (Compiler *c)
          * setuid bwrap makes the other namespaces without one. */
         if ((guint) it->num == 1u << bit && it->num == CORDON_NS_USER && c->options->share_user)
           {
-            cordon_plan_add_skip (c->plan, it, "user namespace", "left out for a setuid bwrap, "
-                                  "which makes it as root: the sandbox could not be checked "
-                                  "from outside");
+            add_adapted (c->plan, it, "user namespace", "left out for a setuid bwrap, which "
+                         "makes it as root: the sandbox could not be checked from outside");
             break;
           }
         if ((guint) it->num == 1u << bit)
@@ -251,6 +267,9 @@ add_proc_dev (Compiler *c)
                                                                            : CORDON_PROC_NONE;
       mode = scalar_item (c, CORDON_KEY_PROC_FALLBACK);
       cause = " (the probe: a private /proc cannot be mounted here)";
+      add_adapted (c->plan, mode, "/proc", c->plan->proc_mode == CORDON_PROC_HOST_RO
+                   ? "the host's, read-only: the probe found that a private /proc cannot be mounted here"
+                   : "none: the probe found that a private /proc cannot be mounted here");
     }
   if (c->plan->proc_mode == CORDON_PROC_PRIVATE)
     {

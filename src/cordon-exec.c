@@ -138,7 +138,7 @@ main (int argc,
       fputs ("usage: cordon-exec STATUS_FD [--verify SPEC_FD GO_FD] COMMAND [ARG...]\n", stderr);
       return 125;
     }
-  if (strcmp (argv[2], "--verify") == 0)
+  if (strcmp (argv[2], CORDON_EXEC_ARG_VERIFY) == 0)
     {
       if (argc < 6 || (spec_fd = parse_fd (argv[3])) < 0 || (go_fd = parse_fd (argv[4])) < 0)
         return 125;

@@ -463,13 +463,13 @@ parse_args (int argc,
   char *end = NULL, *pgid_end = NULL, *stage_end = NULL;
   long life_fd = argc >= 5 ? strtol (argv[1], &end, 10) : -1;
   long pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
-  int staged = argc >= 7 && strcmp (argv[4], "--stage") == 0;
+  int staged = argc >= 7 && strcmp (argv[4], CORDON_KEEPER_ARG_STAGE) == 0;
   long stage_fd = staged ? strtol (argv[5], &stage_end, 10) : -1;
 
   if (life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
       || fcntl ((int) life_fd, F_SETFD, FD_CLOEXEC) != 0
       || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0'
-      || (strcmp (argv[3], "kill") != 0 && strcmp (argv[3], "leave") != 0)
+      || (strcmp (argv[3], CORDON_KEEPER_KILL) != 0 && strcmp (argv[3], CORDON_KEEPER_LEAVE) != 0)
       || (staged && (stage_fd <= life_fd || stage_fd > 1024 || *stage_end != '\0')))
     {
       fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave [--stage FD] BWRAP [BWRAP-ARG...]\n", stderr);
@@ -477,7 +477,7 @@ parse_args (int argc,
     }
   k->life_fd = (int) life_fd;
   k->pgid = (pid_t) pgid;
-  k->leave = strcmp (argv[3], "leave") == 0;
+  k->leave = strcmp (argv[3], CORDON_KEEPER_LEAVE) == 0;
   k->stage_fd = staged ? (int) stage_fd : -1;
   k->bwrap_argv = argv + (staged ? 6 : 4);
   return 1;

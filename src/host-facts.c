@@ -794,13 +794,14 @@ cordon_host_bwrap_version (const char *bwrap_path)
 char *
 cordon_host_facts_find_helper (const char *name,
                                const char *env_override,
+                               const char * const *envp,
                                GError **error)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
   g_autofree char *beside = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
   g_autofree char *installed = g_build_filename (CORDON_PKGLIBEXECDIR, name, NULL);
-  const char *env = env_override != NULL ? g_getenv (env_override) : NULL;
+  const char *env = env_override != NULL ? g_environ_getenv ((char **) envp, env_override) : NULL;
 
   if (env != NULL && g_path_is_absolute (env) && access (env, X_OK) == 0)
     return g_strdup (env);
@@ -812,6 +813,16 @@ cordon_host_facts_find_helper (const char *name,
                "%s not found beside %s nor in %s (a broken installation)",
                name, self != NULL ? self : "cordon", CORDON_PKGLIBEXECDIR);
   return NULL;
+}
+
+/* cordon's own directories (its policies, its cache), made if absent. */
+void
+cordon_host_facts_make_own_dirs (const CordonHostFacts *facts)
+{
+  if (facts->config_dir != NULL)
+    (void) g_mkdir_with_parents (facts->config_dir, 0700);
+  if (facts->cache_dir != NULL)
+    (void) g_mkdir_with_parents (facts->cache_dir, 0700);
 }
 
 /* What a launch needs of the host beyond what compile reads, gathered
@@ -834,15 +845,15 @@ cordon_host_facts_find_programs (CordonHostFacts *facts,
     }
   facts->bwrap_setuid = cordon_host_bwrap_is_setuid (facts->bwrap_path);
   facts->proc_mismatch = cordon_probe_proc_mismatch ();
-  if (make_dirs && facts->config_dir != NULL)
-    (void) g_mkdir_with_parents (facts->config_dir, 0700);
-  if (make_dirs && facts->cache_dir != NULL)
-    (void) g_mkdir_with_parents (facts->cache_dir, 0700);
+  if (make_dirs)
+    cordon_host_facts_make_own_dirs (facts);
   g_clear_pointer (&facts->helper_path, g_free);
   g_clear_pointer (&facts->keeper_path, g_free);
-  facts->helper_path = cordon_host_facts_find_helper ("cordon-exec", "CORDON_EXEC_HELPER", error);
+  facts->helper_path = cordon_host_facts_find_helper ("cordon-exec", "CORDON_EXEC_HELPER",
+                                                      (const char * const *) facts->env, error);
   if (facts->helper_path == NULL)
     return FALSE;
-  facts->keeper_path = cordon_host_facts_find_helper ("cordon-keeper", "CORDON_KEEPER_HELPER", error);
+  facts->keeper_path = cordon_host_facts_find_helper ("cordon-keeper", "CORDON_KEEPER_HELPER",
+                                                      (const char * const *) facts->env, error);
   return facts->keeper_path != NULL;
 }

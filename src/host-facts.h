@@ -109,8 +109,10 @@ gboolean cordon_host_facts_find_programs (CordonHostFacts *facts,
                                           const char *bwrap,
                                           gboolean make_dirs,
                                           GError **error);
+void cordon_host_facts_make_own_dirs (const CordonHostFacts *facts);
 char *cordon_host_facts_find_helper (const char *name,
                                      const char *env_override,
+                                     const char * const *envp,
                                      GError **error);
 gboolean cordon_host_bwrap_is_setuid (const char *bwrap_path);
 char *cordon_host_bwrap_version (const char *bwrap_path);

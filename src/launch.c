@@ -191,15 +191,15 @@ read_keeper_word (int fd,
   buf[len] = '\0';
   errno = 0;
   value = len > 1 ? strtol (buf + 1, &end, 10) : 0;
-  if (len > 1 && buf[0] == 'P' && errno == 0 && *end == '\n' && value > 0)
+  if (len > 1 && buf[0] == CORDON_KEEPER_PID && errno == 0 && *end == '\n' && value > 0)
     {
       *out_pid = (pid_t) value;
       return TRUE;
     }
-  if (len > 1 && buf[0] == 'E' && errno == 0 && *end == '\n' && value > 0)
+  if (len > 1 && buf[0] == CORDON_KEEPER_ERRNO && errno == 0 && *end == '\n' && value > 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s",
                  bwrap_path, g_strerror ((int) value));
-  else if (len > 1 && buf[0] == 'S' && errno == 0 && *end == '\n' && value > 0)
+  else if (len > 1 && buf[0] == CORDON_KEEPER_STAGE_ERRNO && errno == 0 && *end == '\n' && value > 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not prepare the "
                  "sandbox's mounts or become its host user: %s (its message is above)",
                  g_strerror ((int) value));
@@ -235,10 +235,10 @@ build_argv (const CordonLaunchRequest *request)
                           ? g_strdup ("0") : g_strdup_printf ("%d", (int) getpgrp ()));
   /* What the keeper does once cordon is gone: kill the sandbox, unless
    * the policy lets it outlive cordon ([namespaces] die-with-parent=false). */
-  g_ptr_array_add (argv, g_strdup (has_op (request->plan, CORDON_OP_DIE_WITH_PARENT) ? "kill" : "leave"));
+  g_ptr_array_add (argv, g_strdup (has_op (request->plan, CORDON_OP_DIE_WITH_PARENT) ? CORDON_KEEPER_KILL : CORDON_KEEPER_LEAVE));
   if (request->stage != NULL)
     {
-      g_ptr_array_add (argv, g_strdup ("--stage"));
+      g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_STAGE));
       g_ptr_array_add (argv, g_strdup_printf ("%d", FD_STAGE));
     }
   g_ptr_array_add (argv, g_strdup (request->bwrap_path));
@@ -250,7 +250,7 @@ build_argv (const CordonLaunchRequest *request)
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_READY));
   if (request->verify_spec != NULL)
     {
-      g_ptr_array_add (argv, g_strdup ("--verify"));
+      g_ptr_array_add (argv, g_strdup (CORDON_EXEC_ARG_VERIFY));
       g_ptr_array_add (argv, g_strdup_printf ("%d", FD_SPEC));
       g_ptr_array_add (argv, g_strdup_printf ("%d", FD_GO));
     }
@@ -342,6 +342,13 @@ start_keeper (const CordonLaunchRequest *request,
 {
   g_autoptr(GArray) fds = g_array_new (FALSE, FALSE, sizeof (int));
   const int fixed[] = { in->memfd, json[1], ready[1], in->specfd, in->go[0], in->filterfd, life[1] };
+
+  /* Each fd's slot is its place in fixed[], counted from FD_ARGS: the
+   * numbers the plan's options name (--json-status-fd, --seccomp) and the
+   * helpers expect. */
+  G_STATIC_ASSERT (FD_JSON == FD_ARGS + 1 && FD_READY == FD_ARGS + 2 && FD_SPEC == FD_ARGS + 3
+                   && FD_GO == FD_ARGS + 4 && FD_SECCOMP == FD_ARGS + 5 && FD_LIFE == FD_ARGS + 6
+                   && FD_STAGE == FD_ARGS + 7);
 
   g_array_append_vals (fds, fixed, G_N_ELEMENTS (fixed));
   if (in->stagefd >= 0)

@@ -13,6 +13,7 @@
 
 #include "doctor.h"
 #include "policy-check.h"
+#include "path-util.h"
 #include "policy-source.h"
 #include "render.h"
 #include "run.h"
@@ -200,7 +201,9 @@ prepare_to_show (CordonRun *run,
   a->o.policy = g_strdup (a->rest[0]);
   if (!cordon_run_prepare (run, &a->o))
     {
-      fprintf (stderr, "cordon: %s\n", run->failure_message);
+      /* A policy's errors are told by their diagnostics alone. */
+      if (!run->diagnosed)
+        fprintf (stderr, "cordon: %s\n", run->failure_message);
       return FALSE;
     }
   if (run->probe_note != NULL)
@@ -234,6 +237,22 @@ write_filter (const CordonPlan *plan)
   return write_all (bytes);
 }
 
+/* The command the shell form runs for the filter: this cordon, the
+ * policy by an absolute path or its name, the workdir given, so that it
+ * writes the same filter wherever the line is pasted. */
+static char *
+filter_command (const char *ref,
+                const char *workdir)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *abs = cordon_policy_ref_is_path (ref) ? g_canonicalize_filename (ref, NULL) : g_strdup (ref);
+  g_autofree char *q_self = cordon_shell_quote (self != NULL ? self : "cordon");
+  g_autofree char *q_ref = cordon_shell_quote (abs);
+  g_autofree char *q_wd = cordon_shell_quote (workdir != NULL ? workdir : "/");
+
+  return g_strdup_printf ("%s compile %s -C %s --format=seccomp", q_self, q_ref, q_wd);
+}
+
 static const char * const compile_formats[] = { "shell", "nul", "json", "seccomp", NULL };
 
 /* compile (`explain` FALSE) and explain: the plan as run would launch
@@ -256,7 +275,7 @@ show (int argc,
     : command_context ("POLICY [-- CMD [ARG...]]", "Print the bwrap command a policy compiles to.", entries);
   g_auto(CordonRun) run;
   g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *filter = NULL;
 
   cordon_run_init (&run);
   if (!parse_options (ctx, &argc, &argv))
@@ -271,8 +290,9 @@ show (int argc,
     return CORDON_EXIT_FAILED;
   if (g_str_equal (format, "seccomp"))
     return write_filter (run.plan);
-  bytes = cordon_render_as (format, run.plan, run.argv, run.facts->bwrap_path,
-                            self != NULL ? self : "cordon", (const char * const *) a.rest + 1);
+  filter = filter_command (a.rest[0], run.facts->workdir);
+  bytes = cordon_render_as (format, run.plan, run.argv, run.facts->bwrap_path, filter,
+                            (const char * const *) a.rest + 1);
   return write_all (bytes);
 }
 
@@ -448,7 +468,7 @@ static const struct
   const char *summary;
 } commands[] = {
   { "check", cmd_check, "check policies; gcc-style file:line:col diagnostics" },
-  { "compile", cmd_compile, "print the bwrap command of a policy (shell, nul or json)" },
+  { "compile", cmd_compile, "print the bwrap command of a policy (shell, nul, json or seccomp)" },
   { "explain", cmd_explain, "each bwrap argument beside the rule that produced it" },
   { "run", cmd_run, "run a command in the sandbox of a policy" },
   { "verify", cmd_verify, "prove every denial of a policy on a live sandbox; run nothing" },

@@ -63,6 +63,7 @@ cordon_plan_new (const char *policy_name)
   plan->policy_name = g_strdup (policy_name);
   plan->ops = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_op_free);
   plan->skipped = g_ptr_array_new_with_free_func (skip_free);
+  plan->adapted = g_ptr_array_new_with_free_func (skip_free);
   plan->env_decisions = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_env_decision_free);
   plan->envp = g_ptr_array_new_with_free_func (g_free);
   plan->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
@@ -82,6 +83,7 @@ cordon_plan_free (CordonPlan *plan)
   g_free (plan->description);
   g_ptr_array_unref (plan->ops);
   g_ptr_array_unref (plan->skipped);
+  g_ptr_array_unref (plan->adapted);
   g_ptr_array_unref (plan->env_decisions);
   g_ptr_array_unref (plan->envp);
   g_ptr_array_unref (plan->abstract_sockets);

@@ -120,6 +120,7 @@ typedef struct
   CordonLocation identity_rule; /* [identity] host-user, or file NULL for its default */
   GPtrArray *stage;           /* CordonStage, in the order they are made */
   GPtrArray *unreachable;     /* masks left out: the host user cannot reach them (verified) */
+  GPtrArray *adapted;         /* CordonSkip: rules the host's answers changed (path: what) */
 } CordonPlan;
 
 CordonPlan *cordon_plan_new (const char *policy_name);

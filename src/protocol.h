@@ -55,6 +55,13 @@ typedef enum
   CORDON_KEEPER_STAGE_ERRNO = 'S', /* "S<errno>": the stage failed (its reason on stderr) */
 } CordonKeeperWord;
 
+/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] BWRAP...;
+ * cordon-exec's: STATUS_FD [--verify SPEC_FD GO_FD] COMMAND... */
+#define CORDON_KEEPER_KILL "kill"       /* cordon gone: kill the sandbox */
+#define CORDON_KEEPER_LEAVE "leave"     /* cordon gone: a released sandbox may outlive it */
+#define CORDON_KEEPER_ARG_STAGE "--stage"
+#define CORDON_EXEC_ARG_VERIFY "--verify"
+
 /* cordon's one byte to the keeper: the sandbox is released, and may be
  * left running should cordon go (a policy's die-with-parent=false). */
 #define CORDON_KEEPER_RELEASED 'R'

@@ -181,20 +181,17 @@ append_fd_redirections (GString *out,
     g_string_append (out, "; } 9<&0");
 }
 
-/* `cordon_path` is the cordon that writes the filter's BPF
- * (compile --format=seccomp), for a plan with a filter. */
+/* `filter` is the shell text of a command that writes the filter's BPF
+ * (cordon compile --format=seccomp), for a plan with a filter. */
 char *
 cordon_render_shell (const CordonPlan *plan,
                      const CordonBwrapArgv *argv,
                      const char *bwrap_path,
-                     const char *cordon_path,
+                     const char *filter,
                      const char * const *command)
 {
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *bwrap = cordon_shell_quote (bwrap_path);
-  g_autofree char *self = cordon_shell_quote (cordon_path);
-  g_autofree char *policy = cordon_shell_quote (plan->policy_name);
-  g_autofree char *filter = g_strdup_printf ("%s compile %s --format=seccomp", self, policy);
   const char * const *cmd = command_or_default (command);
   gint last_origin = -2;
 
@@ -348,6 +345,23 @@ explain_skips (GString *out,
     }
 }
 
+/* What the host's answers changed, beside the rule they changed. */
+static void
+explain_adapted (GString *out,
+                 const CordonPlan *plan)
+{
+  if (plan->adapted->len == 0)
+    return;
+  g_string_append (out, "\nadapted to this host:\n");
+  for (guint i = 0; i < plan->adapted->len; i++)
+    {
+      const CordonSkip *a = g_ptr_array_index (plan->adapted, i);
+      g_autofree char *rule = rule_string (a->key, &a->rule);
+
+      g_string_append_printf (out, "  %s  %s: %s\n", a->path, rule, a->reason);
+    }
+}
+
 static void
 explain_env (GString *out,
              const CordonPlan *plan)
@@ -387,6 +401,7 @@ cordon_render_explain (const CordonPlan *plan,
   g_string_append_printf (out, "host user: %s\n\n", host_user);
   explain_ops (out, plan, argv);
   explain_stage (out, plan);
+  explain_adapted (out, plan);
   explain_skips (out, plan);
   explain_env (out, plan);
   return g_string_free (g_steal_pointer (&out), FALSE);
@@ -448,16 +463,18 @@ json_ops (JsonBuilder *b,
 
 static void
 json_skips (JsonBuilder *b,
-            const CordonPlan *plan)
+            const char *member,
+            const char *name,
+            const GPtrArray *skips)
 {
-  json_builder_set_member_name (b, "skipped");
+  json_builder_set_member_name (b, member);
   json_builder_begin_array (b);
-  for (guint i = 0; i < plan->skipped->len; i++)
+  for (guint i = 0; i < skips->len; i++)
     {
-      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
+      const CordonSkip *skip = g_ptr_array_index (skips, i);
 
       json_builder_begin_object (b);
-      json_builder_set_member_name (b, "path");
+      json_builder_set_member_name (b, name);
       json_builder_add_string_value (b, skip->path);
       json_rule (b, skip->key, &skip->rule);
       json_builder_set_member_name (b, "reason");
@@ -581,7 +598,8 @@ cordon_render_json (const CordonPlan *plan,
   json_env (b, plan);
   json_ops (b, plan, argv);
   json_identity (b, plan);
-  json_skips (b, plan);
+  json_skips (b, "skipped", "path", plan->skipped);
+  json_skips (b, "adapted", "what", plan->adapted);
   json_builder_set_member_name (b, "description");
   json_builder_add_string_value (b, plan->description);
   json_builder_set_member_name (b, "proc_mode");
@@ -606,7 +624,7 @@ cordon_render_as (const char *format,
                   const CordonPlan *plan,
                   const CordonBwrapArgv *argv,
                   const char *bwrap_path,
-                  const char *cordon_path,
+                  const char *filter,
                   const char * const *command)
 {
   char *text;
@@ -622,6 +640,6 @@ cordon_render_as (const char *format,
       text = g_strconcat (json, "\n", NULL);
     }
   else
-    text = cordon_render_shell (plan, argv, bwrap_path, cordon_path, command);
+    text = cordon_render_shell (plan, argv, bwrap_path, filter, command);
   return g_bytes_new_take (text, strlen (text));
 }

@@ -14,7 +14,7 @@ CordonBwrapArgv *cordon_render_argv (const CordonPlan *plan);
 char *cordon_render_shell (const CordonPlan *plan,
                            const CordonBwrapArgv *argv,
                            const char *bwrap_path,
-                           const char *cordon_path,
+                           const char *filter,
                            const char * const *command);
 char *cordon_render_json (const CordonPlan *plan,
                           const CordonBwrapArgv *argv,
@@ -24,7 +24,7 @@ GBytes *cordon_render_as (const char *format,
                           const CordonPlan *plan,
                           const CordonBwrapArgv *argv,
                           const char *bwrap_path,
-                          const char *cordon_path,
+                          const char *filter,
                           const char * const *command);
 char *cordon_render_explain (const CordonPlan *plan,
                              const CordonBwrapArgv *argv);

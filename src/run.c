@@ -281,7 +281,8 @@ load_policy (CordonRun *run,
   cordon_policy_check (run->policy, diags);
   tell_diagnostics (options, diags);
   run->report.policy_sha256 = cordon_report_policy_sha256 (run->policy);
-  if (cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0)
+  run->diagnosed = cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0;
+  if (run->diagnosed)
     return cordon_run_fail (run, CORDON_FAILURE_POLICY,
                             "the policy has errors (above); nothing was launched"), FALSE;
   return TRUE;
@@ -417,28 +418,52 @@ check_report (CordonRun *run)
 }
 
 static gboolean
+check_own_dirs (CordonRun *run)
+{
+  g_autofree char *msg = NULL;
+
+  if (run->plan->unprotected_dir == NULL)
+    return TRUE;
+  msg = g_strdup_printf ("%s (cordon's own directory) cannot be held read-only under a writable "
+                         "bind: it does not exist and could not be made, or it (or a directory "
+                         "above it) is a symlink; the sandbox could leave a policy for the next "
+                         "run there; keep it out of the writable paths", run->plan->unprotected_dir);
+  return cordon_run_fail (run, CORDON_FAILURE_HOST, msg), FALSE;
+}
+
+static gboolean
 check_launchable (CordonRun *run)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *msg = NULL;
 
-  if (run->plan->unprotected_dir != NULL)
-    {
-      msg = g_strdup_printf ("%s (cordon's own directory) cannot be held read-only under a "
-                             "writable bind: it does not exist and could not be made, or it (or a "
-                             "directory above it) is a symlink; the sandbox could leave a policy "
-                             "for the next run there; keep it out of the writable paths",
-                             run->plan->unprotected_dir);
-      return cordon_run_fail (run, CORDON_FAILURE_HOST, msg), FALSE;
-    }
+  if (!check_own_dirs (run))
+    return FALSE;
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error))
     return fail_with (run, CORDON_FAILURE_HOST, error);
   return TRUE;
 }
 
+/* compile and explain make cordon's own directories only where the plan
+ * must hold them read-only (below a writable bind), as run makes them
+ * before it looks at the host: what they print then protects them as
+ * run's options do. The host is looked at again, with them there. */
+static gboolean
+show_own_dirs (CordonRun *run,
+               const CordonRunOptions *options)
+{
+  if (run->plan->unprotected_dir == NULL)
+    return TRUE;
+  cordon_host_facts_make_own_dirs (run->facts);
+  g_clear_pointer (&run->facts, cordon_host_facts_free);
+  if (!gather_facts (run, options))
+    return FALSE;
+  cordon_host_facts_scan_policy (run->facts, run->policy);
+  return compile_plan (run) && check_own_dirs (run);
+}
+
 /* compile and explain: the probe's answer where it can be had; where it
  * cannot, the plan as the policy has it, and a note of why. */
-static void
+static gboolean
 probe_to_show (CordonRun *run,
                const CordonRunOptions *options)
 {
@@ -447,9 +472,15 @@ probe_to_show (CordonRun *run,
   if (!cordon_launch_check_bwrap (run->facts->bwrap_path, &error))
     run->probe_note = g_strdup (error->message);
   else if (!probe (run, options))
-    run->probe_note = g_steal_pointer (&run->failure_message);
-  run->failure = CORDON_FAILURE_NONE;
-  run->report.failure_reason = NULL;
+    {
+      /* The plan made again with the probe's answer failed: no plan. */
+      if (run->plan == NULL)
+        return FALSE;
+      run->probe_note = g_steal_pointer (&run->failure_message);
+      run->failure = CORDON_FAILURE_NONE;
+      run->report.failure_reason = NULL;
+    }
+  return TRUE;
 }
 
 /* Policy, host facts, plan, bwrap, helpers and probe: everything before
@@ -465,8 +496,7 @@ cordon_run_prepare (CordonRun *run,
     return FALSE;
   if (options->purpose == CORDON_RUN_SHOW)
     {
-      probe_to_show (run, options);
-      return TRUE;
+      return show_own_dirs (run, options) && probe_to_show (run, options);
     }
   if (!check_report (run) || !check_launchable (run) || !probe (run, options))
     return FALSE;

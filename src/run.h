@@ -88,6 +88,7 @@ typedef struct
   guint64 timeout_ms;                 /* the timeout it was supervised with */
   CordonFailure failure;
   char *failure_message;
+  gboolean diagnosed;                 /* the failure is the policy's errors, told as diagnostics */
   char *probe_note;                   /* CORDON_RUN_SHOW: why the probe's answer is missing */
   char *report_error;                 /* the report could not be written */
 } CordonRun;

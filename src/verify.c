@@ -162,7 +162,9 @@ proc_sys_op (const CordonPlan *plan)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
 
-      if (op->kind == CORDON_OP_RO_BIND && op->key == CORDON_KEY_PROC_MODE)
+      /* /proc/sys bound read-only over a private /proc, or the host's
+       * /proc read-only whole (mode=host-ro, or the fallback to it). */
+      if (op->kind == CORDON_OP_RO_BIND && (g_str_equal (op->dest, "/proc/sys") || g_str_equal (op->dest, "/proc")))
         return op;
     }
   return NULL;

@@ -1293,14 +1293,17 @@ test_compile_leaves_out_the_user_namespace_for_a_setuid_bwrap_and_says_why (void
 {
   const CordonCompileOptions setuid = { .share_user = TRUE };
   g_autoptr(CordonPlan) plan = compile_with (*state, "[namespaces]\nunshare=user;pid;net\n", &setuid);
-  const CordonSkip *skip = find_skip (plan, "user namespace");
+  const CordonSkip *skip = plan->adapted->len == 1 ? g_ptr_array_index (plan->adapted, 0) : NULL;
 
   assert_int_equal (find_unshare (plan, CORDON_NS_USER), -1);
   assert_true (find_unshare (plan, CORDON_NS_PID) >= 0);
   assert_true (find_unshare (plan, CORDON_NS_NET) >= 0);
   assert_int_equal (plan->namespaces, CORDON_NS_PID | CORDON_NS_NET);
-  /* The skip points at the policy's unshare= item of "user". */
+  /* What was adapted points at the policy's unshare= item of "user"
+   * (not a skipped path: the report's "skipped" holds only paths). */
+  assert_null (find_skip (plan, "user namespace"));
   assert_non_null (skip);
+  assert_string_equal (skip->path, "user namespace");
   assert_int_equal (skip->key, CORDON_KEY_NS_UNSHARE);
   assert_int_equal (skip->rule.line, 2);
   assert_int_equal (skip->rule.col, 9);
@@ -1325,6 +1328,9 @@ test_compile_applies_the_proc_fallback_the_probe_calls_for (void **state)
   assert_non_null (strstr (op->why, "the probe"));
   assert_int_equal (find_op (ro, CORDON_OP_PROC, NULL), -1);
   assert_int_equal (find_op (ro, CORDON_OP_RO_BIND, "/proc/sys"), -1);
+  assert_int_equal (ro->adapted->len, 1);
+  assert_string_equal (((CordonSkip *) g_ptr_array_index (ro->adapted, 0))->path, "/proc");
+  assert_int_equal (((CordonSkip *) g_ptr_array_index (ro->adapted, 0))->key, CORDON_KEY_PROC_FALLBACK);
   assert_int_equal (none->proc_mode, CORDON_PROC_NONE);
   assert_true (find_op (none, CORDON_OP_MASK_DIR, "/proc") >= 0);
 }
@@ -1337,6 +1343,7 @@ test_compile_keeps_a_private_proc_where_the_fallback_is_refuse (void **state)
 
   /* run refuses such a plan (the probe's detail); compile never weakens it. */
   assert_int_equal (plan->proc_mode, CORDON_PROC_PRIVATE);
+  assert_int_equal (plan->adapted->len, 0);
   assert_true (find_op (plan, CORDON_OP_PROC, "/proc") >= 0);
 }
 

@@ -59,7 +59,11 @@ render (FixtureHost *host,
     fail_msg ("%s did not compile: %s", name, error->message);
   argv = cordon_render_argv (plan);
   if (form == FORM_SHELL)
-    return cordon_render_shell (plan, argv, host->facts->bwrap_path, "cordon", NULL);
+    {
+      g_autofree char *filter = g_strdup_printf ("cordon compile %s --format=seccomp", name);
+
+      return cordon_render_shell (plan, argv, host->facts->bwrap_path, filter, NULL);
+    }
   return cordon_render_explain (plan, argv);
 }
 

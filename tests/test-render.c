@@ -290,7 +290,7 @@ test_render_shell_never_prints_a_passed_callers_value (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon compile t --format=seccomp", NULL);
   assert_no_env_value (shell);
   assert_non_null (strstr (shell, " ${PATH+\"PATH=$PATH\"}"));
   assert_non_null (strstr (shell, " ${TERM+\"TERM=$TERM\"}"));
@@ -303,7 +303,7 @@ test_render_shell_leaves_out_dropped_variables (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon compile t --format=seccomp", NULL);
   assert_null (strstr (shell, "LD_PRELOAD"));
   assert_null (strstr (shell, "DISPLAY"));
   /* allowed by SECRET_*: passed by name, never by value */
@@ -317,7 +317,7 @@ test_render_shell_prints_a_set_value_literally (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon compile t --format=seccomp", NULL);
   assert_non_null (strstr (shell, " EDITOR=/usr/bin/vi "));
   assert_null (strstr (shell, "$EDITOR"));
 }
@@ -329,7 +329,7 @@ test_render_shell_starts_from_an_empty_environment (void **state)
   g_autofree char *shell = NULL;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon compile t --format=seccomp", NULL);
   /* After the lines that name bwrap's fds, the filter's pipe into env -i. */
   assert_non_null (strstr (shell, "\n{ cordon compile "));
   assert_non_null (strstr (shell, " --format=seccomp | env -i "));
@@ -344,7 +344,7 @@ test_render_shell_holds_every_arg_in_order (void **state)
   const char *p;
 
   compile_text (*state, policy_text, &c);
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "cordon compile t --format=seccomp", NULL);
   p = strstr (shell, "/usr/bin/bwrap");
   for (guint i = 0; i < cordon_bwrap_argv_len (c.argv); i++)
     {
@@ -364,7 +364,7 @@ test_render_shell_puts_one_op_per_line (void **state)
   cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/", "/", NULL, "x");
   cordon_plan_add_op (plan, CORDON_OP_MASK_DIR, NULL, "/d", NULL, "y");
   argv = cordon_render_argv (plan);
-  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon compile t --format=seccomp", NULL);
   assert_string_equal (shell,
                        "env -i /usr/bin/bwrap \\\n"
                        "    --ro-bind / / \\\n"
@@ -382,7 +382,7 @@ test_render_shell_quotes_args_that_need_it (void **state)
 
   cordon_plan_add_op (plan, CORDON_OP_RO_BIND, "/a b", "/$x", NULL, "x");
   argv = cordon_render_argv (plan);
-  shell = cordon_render_shell (plan, argv, "/opt/my bwrap", "cordon", command);
+  shell = cordon_render_shell (plan, argv, "/opt/my bwrap", "cordon compile t --format=seccomp", command);
   assert_string_equal (shell,
                        "env -i '/opt/my bwrap' \\\n"
                        "    --ro-bind '/a b' '/$x' \\\n"
@@ -439,8 +439,8 @@ test_render_names_the_fds_bwrap_reads (void **state)
   o = json_array_get_object_element (fds, 1);
   assert_int_equal (json_object_get_int_member (o, "fd"), 8);
   assert_string_equal (json_object_get_string_member (o, "option"), "--seccomp");
-  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "/opt/my cordon", NULL);
-  assert_non_null (strstr (shell, "\n{ '/opt/my cordon' compile "));
+  shell = cordon_render_shell (c.plan, c.argv, "/usr/bin/bwrap", "'/opt/my cordon' compile t --format=seccomp", NULL);
+  assert_non_null (strstr (shell, "\n{ '/opt/my cordon' compile t --format=seccomp | env -i "));
   assert_true (g_str_has_suffix (shell, " -- sh 8<&0 0<&9 9<&- 4>/dev/null; } 9<&0\n"));
 }
 

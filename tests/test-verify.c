@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compile.h"
 #include "fixture-host.h"
 #include "protocol.h"
 #include "sha256.h"
@@ -199,6 +200,26 @@ test_verify_asks_for_a_read_only_proc_sys_inside_and_outside (void **state)
   assert_int_equal (check_of (v, "outside-proc-sys")->key, CORDON_KEY_PROC_MODE);
 }
 
+/* After the probe's fallback to the host /proc, the rule that made it
+ * read-only is [proc] fallback=. */
+static void
+test_verify_names_the_fallback_beside_proc_sys_after_it (void **state)
+{
+  static const CordonCompileOptions masked = { .proc_fallback = TRUE };
+  FixtureHost *host = *state;
+  g_autoptr(CordonPolicy) policy = fixture_load_text ("[proc]\nfallback=host-ro\n", NULL, NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonVerify) v = NULL;
+
+  cordon_host_facts_scan_policy (host->facts, policy);
+  plan = cordon_compile_with (policy, host->facts, &masked, NULL);
+  assert_non_null (plan);
+  v = cordon_verify_new (plan, host->facts, NULL);
+  assert_int_equal (check_of (v, "proc-sys")->key, CORDON_KEY_PROC_FALLBACK);
+  assert_int_equal (check_of (v, "proc-sys")->rule.line, 2);
+  assert_int_equal (check_of (v, "outside-proc-sys")->key, CORDON_KEY_PROC_FALLBACK);
+}
+
 static void
 test_verify_asks_nothing_of_proc_sys_without_a_proc (void **state)
 {
@@ -338,6 +359,7 @@ main (void)
     T (test_verify_drops_only_the_probe_of_an_allowed_call),
     T (test_verify_drops_the_setuid_probe_when_fchmod_is_allowed),
     T (test_verify_asks_for_a_read_only_proc_sys_inside_and_outside),
+    T (test_verify_names_the_fallback_beside_proc_sys_after_it),
     T (test_verify_asks_nothing_of_proc_sys_without_a_proc),
     T (test_verify_expects_a_root_callers_sandbox_as_its_host_user),
     cmocka_unit_test (test_sha256_of_the_helper_matches_glib),

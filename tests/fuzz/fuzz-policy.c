@@ -112,7 +112,7 @@ compile_and_render (const CordonPolicy *policy,
   if (plan == NULL)
     return;
   argv = cordon_render_argv (plan);
-  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon", NULL);
+  shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon compile p --format=seccomp", NULL);
   json = cordon_render_json (plan, argv, "/usr/bin/bwrap", NULL);
   explain = cordon_render_explain (plan, argv);
   nul = cordon_bwrap_argv_to_nul (argv);
