@@ -74,15 +74,27 @@ enum { FIRST_BWRAP_FD = CORDON_FD_ARGS };
 #define TEARDOWN_LIMIT_MS 10000
 
 static void
+say_why (int fd,
+         CordonKeeperWord tag,
+         long value,
+         const char *why)
+{
+  char buf[CORDON_KEEPER_WORD_MAX];
+  int n = snprintf (buf, sizeof buf, "%c%ld%s%s", (char) tag, value, why[0] != '\0' ? " " : "", why);
+
+  if (n < 0 || (size_t) n > sizeof buf - 2)
+    n = (int) sizeof buf - 2;
+  buf[n++] = '\n';
+  while (write (fd, buf, (size_t) n) < 0 && errno == EINTR)
+    ;
+}
+
+static void
 say (int fd,
      CordonKeeperWord tag,
      long value)
 {
-  char buf[32];
-  int n = snprintf (buf, sizeof buf, "%c%ld\n", (char) tag, value);
-
-  while (write (fd, buf, (size_t) n) < 0 && errno == EINTR)
-    ;
+  say_why (fd, tag, value, "");
 }
 
 /* SIGKILL to each child of this process, as the kernel lists them
@@ -271,13 +283,20 @@ spawn_bwrap_as (char **argv,
 #define MAX_STAGE_LINES 256
 
 /* -1, with errno kept, once the reason is on stderr. */
+/* Why the stage failed, for cordon's message: what was done, and where
+ * (a line of its own: no control character). */
+static char stage_why[CORDON_KEEPER_WORD_MAX - 32];
+
 static int
 stage_fail (const char *what,
             const char *path)
 {
   int saved = errno;
 
-  fprintf (stderr, "cordon-keeper: %s %s: %s\n", what, path, strerror (saved));
+  snprintf (stage_why, sizeof stage_why, "%s %s", what, path);
+  for (char *p = stage_why; *p != '\0'; p++)
+    if ((unsigned char) *p < 0x20 || *p == 0x7f)
+      *p = '?';
   errno = saved;
   return -1;
 }
@@ -560,7 +579,7 @@ main (int argc,
     }
   if (k.stage_fd >= 0 && stage (k.stage_fd, &uid, &gid) != 0)
     {
-      say (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL);
+      say_why (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL, stage_why);
       return 125;
     }
   k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)

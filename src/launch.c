@@ -171,15 +171,16 @@ spawn_keeper (char **argv,
   return rc == 0;
 }
 
-/* The keeper's first word: "P<bwrap's pid>" or "E<errno>" (bwrap could
- * not be started). EOF or anything else: the keeper failed. */
-static gboolean
-read_keeper_word (int fd,
-                  const char *bwrap_path,
-                  pid_t *out_pid,
-                  GError **error)
+/* The keeper's first word: "P<bwrap's pid>", "E<errno>" (bwrap could
+ * not be started) or "S<errno>[ WHAT PATH]" (the stage failed, there).
+ * EOF or anything else: the keeper failed. */
+gboolean
+cordon_launch_read_keeper_word (int fd,
+                                const char *bwrap_path,
+                                pid_t *out_pid,
+                                GError **error)
 {
-  char buf[32];
+  char buf[CORDON_KEEPER_WORD_MAX + 1];
   size_t len = 0;
   ssize_t n;
   long value;
@@ -190,19 +191,25 @@ read_keeper_word (int fd,
     len += n > 0 ? (size_t) n : 0;
   buf[len] = '\0';
   errno = 0;
-  value = len > 1 ? strtol (buf + 1, &end, 10) : 0;
-  if (len > 1 && buf[0] == CORDON_KEEPER_PID && errno == 0 && *end == '\n' && value > 0)
+  value = len > 1 && g_ascii_isdigit (buf[1]) ? strtol (buf + 1, &end, 10) : 0;
+  if (value <= 0 || errno != 0 || (*end != '\n' && !(buf[0] == CORDON_KEEPER_STAGE_ERRNO && *end == ' ')))
+    buf[0] = '\0';
+  if (buf[0] == CORDON_KEEPER_PID)
     {
       *out_pid = (pid_t) value;
       return TRUE;
     }
-  if (len > 1 && buf[0] == CORDON_KEEPER_ERRNO && errno == 0 && *end == '\n' && value > 0)
+  if (buf[0] == CORDON_KEEPER_ERRNO)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s",
                  bwrap_path, g_strerror ((int) value));
-  else if (len > 1 && buf[0] == CORDON_KEEPER_STAGE_ERRNO && errno == 0 && *end == '\n' && value > 0)
-    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not prepare the "
-                 "sandbox's mounts or become its host user: %s (its message is above)",
-                 g_strerror ((int) value));
+  else if (buf[0] == CORDON_KEEPER_STAGE_ERRNO)
+    {
+      g_autofree char *why = *end == ' ' ? g_strndup (end + 1, strcspn (end + 1, "\n")) : NULL;
+
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not prepare the "
+                   "sandbox's mounts or become its host user: %s%s%s", why != NULL ? why : "",
+                   why != NULL ? ": " : "", g_strerror ((int) value));
+    }
   else
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
                  "cordon-keeper failed before starting %s", bwrap_path);
@@ -386,7 +393,7 @@ cordon_launch_start (const CordonLaunchRequest *request,
   in.go[1] = -1;
   inputs_close (&in);
   close_fds ((int[]) { json[1], ready[1], life[1] }, 3);
-  if (ok && !read_keeper_word (life[0], request->bwrap_path, &pid, error))
+  if (ok && !cordon_launch_read_keeper_word (life[0], request->bwrap_path, &pid, error))
     {
       while (waitpid (keeper, NULL, 0) < 0 && errno == EINTR)
         ;

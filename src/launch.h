@@ -42,6 +42,10 @@ typedef struct
 gboolean cordon_launch_start (const CordonLaunchRequest *request,
                               CordonLaunch *out_launch,
                               GError **error);
+gboolean cordon_launch_read_keeper_word (int fd,
+                                         const char *bwrap_path,
+                                         pid_t *out_pid,
+                                         GError **error);
 gboolean cordon_launch_check_bwrap (const char *bwrap_path,
                                     GError **error);
 

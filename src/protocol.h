@@ -52,8 +52,11 @@ typedef enum
 {
   CORDON_KEEPER_PID = 'P',         /* "P<pid>": bwrap started */
   CORDON_KEEPER_ERRNO = 'E',       /* "E<errno>": bwrap could not be started */
-  CORDON_KEEPER_STAGE_ERRNO = 'S', /* "S<errno>": the stage failed (its reason on stderr) */
+  CORDON_KEEPER_STAGE_ERRNO = 'S', /* "S<errno>[ WHAT PATH]": the stage failed, and where */
 } CordonKeeperWord;
+
+/* The longest word, its newline included (a longer reason is cut). */
+#define CORDON_KEEPER_WORD_MAX 1024
 
 /* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] BWRAP...;
  * cordon-exec's: STATUS_FD [--verify SPEC_FD GO_FD] COMMAND... */
