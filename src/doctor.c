@@ -163,7 +163,7 @@ check_probe (GPtrArray *out,
 {
   /* The shape of the shipped policies: every namespace. */
   CordonProbeRequest req = { request->bwrap_path, CORDON_NS_ALL, request->uid, request->cache_dir, TRUE,
-                             request->host_uid != request->uid, request->host_uid, request->host_gid };
+                             request->host_uid != request->uid, request->host_uid, request->host_gid, NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(CordonProbe) probe = cordon_probe_run (&req, &error);
 

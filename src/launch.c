@@ -216,16 +216,6 @@ cordon_launch_read_keeper_word (int fd,
   return FALSE;
 }
 
-static gboolean
-has_op (const CordonPlan *plan,
-        CordonOpKind kind)
-{
-  for (guint i = 0; i < plan->ops->len; i++)
-    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
-      return TRUE;
-  return FALSE;
-}
-
 static char **
 build_argv (const CordonLaunchRequest *request)
 {
@@ -238,11 +228,11 @@ build_argv (const CordonLaunchRequest *request)
    * forwards it to the command (rather than killing bwrap's monitor and,
    * through --die-with-parent, the command before it can clean up).
    * Without, bwrap joins cordon's group, the terminal's. */
-  g_ptr_array_add (argv, has_op (request->plan, CORDON_OP_NEW_SESSION)
+  g_ptr_array_add (argv, cordon_plan_has_op (request->plan, CORDON_OP_NEW_SESSION)
                           ? g_strdup ("0") : g_strdup_printf ("%d", (int) getpgrp ()));
   /* What the keeper does once cordon is gone: kill the sandbox, unless
    * the policy lets it outlive cordon ([namespaces] die-with-parent=false). */
-  g_ptr_array_add (argv, g_strdup (has_op (request->plan, CORDON_OP_DIE_WITH_PARENT) ? CORDON_KEEPER_KILL : CORDON_KEEPER_LEAVE));
+  g_ptr_array_add (argv, g_strdup (cordon_plan_has_op (request->plan, CORDON_OP_DIE_WITH_PARENT) ? CORDON_KEEPER_KILL : CORDON_KEEPER_LEAVE));
   if (request->stage != NULL)
     {
       g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_STAGE));

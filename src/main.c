@@ -13,7 +13,6 @@
 
 #include "doctor.h"
 #include "policy-check.h"
-#include "path-util.h"
 #include "policy-source.h"
 #include "render.h"
 #include "run.h"
@@ -192,26 +191,6 @@ run_args_for (CordonRunPurpose purpose)
   return a;
 }
 
-/* compile and explain: the plan as run would launch it, probe included;
- * a probe that cannot answer leaves the policy's plan, and a note. */
-static gboolean
-prepare_to_show (CordonRun *run,
-                 RunArgs *a)
-{
-  a->o.policy = g_strdup (a->rest[0]);
-  if (!cordon_run_prepare (run, &a->o))
-    {
-      /* A policy's errors are told by their diagnostics alone. */
-      if (!run->diagnosed)
-        fprintf (stderr, "cordon: %s\n", run->failure_message);
-      return FALSE;
-    }
-  if (run->probe_note != NULL)
-    fprintf (stderr, "cordon: note: not probed: %s; the options below are the policy's, "
-                     "without the probe's answer\n", run->probe_note);
-  return TRUE;
-}
-
 static int
 write_all (GBytes *bytes)
 {
@@ -237,22 +216,6 @@ write_filter (const CordonPlan *plan)
   return write_all (bytes);
 }
 
-/* The command the shell form runs for the filter: this cordon, the
- * policy by an absolute path or its name, the workdir given, so that it
- * writes the same filter wherever the line is pasted. */
-static char *
-filter_command (const char *ref,
-                const char *workdir)
-{
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *abs = cordon_policy_ref_is_path (ref) ? g_canonicalize_filename (ref, NULL) : g_strdup (ref);
-  g_autofree char *q_self = cordon_shell_quote (self != NULL ? self : "cordon");
-  g_autofree char *q_ref = cordon_shell_quote (abs);
-  g_autofree char *q_wd = cordon_shell_quote (workdir != NULL ? workdir : "/");
-
-  return g_strdup_printf ("%s compile %s -C %s --format=seccomp", q_self, q_ref, q_wd);
-}
-
 static const char * const compile_formats[] = { "shell", "nul", "json", "seccomp", NULL };
 
 /* compile (`explain` FALSE) and explain: the plan as run would launch
@@ -276,6 +239,8 @@ show (int argc,
   g_auto(CordonRun) run;
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *filter = NULL;
+  g_autofree char *self = NULL;
+  g_autofree char *ref = NULL;
 
   cordon_run_init (&run);
   if (!parse_options (ctx, &argc, &argv))
@@ -286,11 +251,19 @@ show (int argc,
     return fail ("compile: unknown --format '%s' (shell, nul, json or seccomp)", format);
   if (a.rest == NULL || a.rest[0] == NULL || (explain && a.rest[1] != NULL))
     return fail (explain ? "explain: name exactly one policy" : "compile: name a policy");
-  if (!prepare_to_show (&run, &a))
-    return CORDON_EXIT_FAILED;
+  a.o.policy = g_strdup (a.rest[0]);
+  /* A policy's errors are told by their diagnostics alone; a probe that
+   * cannot answer leaves the policy's plan, and a note. */
+  if (!cordon_run_prepare (&run, &a.o))
+    return run.diagnosed ? CORDON_EXIT_FAILED : fail ("%s", run.failure_message);
+  if (run.probe_note != NULL)
+    fprintf (stderr, "cordon: note: not probed: %s; the options below are the policy's, "
+                     "without the probe's answer\n", run.probe_note);
   if (g_str_equal (format, "seccomp"))
     return write_filter (run.plan);
-  filter = filter_command (a.rest[0], run.facts->workdir);
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  ref = cordon_policy_ref_is_path (a.rest[0]) ? g_canonicalize_filename (a.rest[0], NULL) : g_strdup (a.rest[0]);
+  filter = cordon_render_filter_command (self != NULL ? self : "cordon", ref, run.facts->workdir);
   bytes = cordon_render_as (format, run.plan, run.argv, run.facts->bwrap_path, filter,
                             (const char * const *) a.rest + 1);
   return write_all (bytes);

@@ -231,6 +231,16 @@ cordon_plan_get_writable (const CordonPlan *plan)
 }
 
 gboolean
+cordon_plan_has_op (const CordonPlan *plan,
+                    CordonOpKind kind)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
 cordon_plan_has_stage (const CordonPlan *plan,
                        CordonStageKind kind)
 {

@@ -453,9 +453,10 @@ cordon_probe_self_caps (void)
 /* TRUE inside a user namespace other than the host's: the identity map
  * of the whole range is the initial namespace's. */
 static gboolean
-in_child_userns (void)
+in_child_userns (const GArray *known)
 {
-  g_autoptr(GArray) map = cordon_probe_read_id_map ("/proc/self/uid_map");
+  g_autoptr(GArray) read = known == NULL ? cordon_probe_read_id_map ("/proc/self/uid_map") : NULL;
+  const GArray *map = known != NULL ? known : read;
   const CordonIdRange *r = map != NULL && map->len == 1 ? &g_array_index (map, CordonIdRange, 0) : NULL;
 
   return r == NULL || r->inside != 0 || r->outside != 0 || r->count != G_GUINT64_CONSTANT (4294967295);
@@ -498,7 +499,7 @@ cordon_probe_classify (const CordonProbeRequest *request,
       /* Since Linux 5.12, mapping uid 0 of the parent namespace into a
        * new one takes CAP_SETFCAP there: root without capabilities in a
        * user namespace (a sandbox started by root) cannot. */
-      if (err == 0 && runs_as_uid (request) == 0 && in_child_userns () && !has_cap_setfcap ())
+      if (err == 0 && runs_as_uid (request) == 0 && in_child_userns (request->uid_map) && !has_cap_setfcap ())
         return CORDON_PROBE_ROOT_MAP;
     }
   if (!namespaces_only && try_bwrap (request, FALSE, NULL))

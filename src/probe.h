@@ -45,6 +45,7 @@ typedef struct
   gboolean switch_identity;  /* bwrap runs as host_uid/host_gid, not as the caller */
   uid_t host_uid;
   gid_t host_gid;
+  const GArray *uid_map;     /* cordon's /proc/self/uid_map (host facts), or NULL: read it */
 } CordonProbeRequest;
 
 CordonProbe *cordon_probe_run (const CordonProbeRequest *request,

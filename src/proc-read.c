@@ -13,47 +13,11 @@
 #include <unistd.h>
 
 #include "proc-read.h"
+#include "spec-codec.h"
 
 /* The children lists are followed this far, root included: a fork bomb
  * below cordon must not hold it here for ever. */
 #define MAX_DESCENDANTS 65536
-
-static char *
-read_all (int fd,
-          size_t *out_len)
-{
-  size_t len = 0, cap = 4096;
-  char *buf = malloc (cap);
-
-  while (buf != NULL)
-    {
-      ssize_t n = read (fd, buf + len, cap - len - 1);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        break;
-      if (n == 0)
-        {
-          buf[len] = '\0';
-          if (out_len != NULL)
-            *out_len = len;
-          return buf;
-        }
-      len += (size_t) n;
-      if (cap - len < 2)
-        {
-          char *bigger = realloc (buf, cap * 2);
-
-          if (bigger == NULL)
-            break;
-          buf = bigger;
-          cap *= 2;
-        }
-    }
-  free (buf);
-  return NULL;
-}
 
 char *
 cordon_proc_read (pid_t pid,
@@ -70,7 +34,7 @@ cordon_proc_read (pid_t pid,
     snprintf (path, sizeof path, "/proc/self/%s", name);
   if ((fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
     return NULL;
-  text = read_all (fd, out_len);
+  text = cordon_read_fd_whole (fd, (size_t) -1, out_len);
   saved = errno;
   close (fd);
   errno = saved;

@@ -643,3 +643,18 @@ cordon_render_as (const char *format,
     text = cordon_render_shell (plan, argv, bwrap_path, filter, command);
   return g_bytes_new_take (text, strlen (text));
 }
+
+/* The command the shell form runs for the filter: `cordon`, the policy
+ * `ref` (its name, or an absolute path) and the workdir, so that it
+ * writes the same filter wherever the line is pasted. */
+char *
+cordon_render_filter_command (const char *cordon,
+                              const char *ref,
+                              const char *workdir)
+{
+  g_autofree char *q_self = cordon_shell_quote (cordon);
+  g_autofree char *q_ref = cordon_shell_quote (ref);
+  g_autofree char *q_wd = cordon_shell_quote (workdir);
+
+  return g_strdup_printf ("%s compile %s -C %s --format=seccomp", q_self, q_ref, q_wd);
+}

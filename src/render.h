@@ -26,6 +26,9 @@ GBytes *cordon_render_as (const char *format,
                           const char *bwrap_path,
                           const char *filter,
                           const char * const *command);
+char *cordon_render_filter_command (const char *cordon,
+                                    const char *ref,
+                                    const char *workdir);
 char *cordon_render_explain (const CordonPlan *plan,
                              const CordonBwrapArgv *argv);
 

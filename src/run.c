@@ -357,9 +357,12 @@ static CordonProbeRequest
 probe_request (const CordonRun *run,
                const CordonRunOptions *options)
 {
-  CordonProbeRequest req = { run->facts->bwrap_path, run->plan->namespaces, run->facts->uid,
-                             run->facts->cache_dir, options != NULL && options->reprobe,
-                             run->plan->switch_identity, run->plan->host_uid, run->plan->host_gid };
+  CordonProbeRequest req = {
+    .bwrap_path = run->facts->bwrap_path, .namespaces = run->plan->namespaces, .uid = run->facts->uid,
+    .cache_dir = run->facts->cache_dir, .refresh = options != NULL && options->reprobe,
+    .switch_identity = run->plan->switch_identity, .host_uid = run->plan->host_uid,
+    .host_gid = run->plan->host_gid, .uid_map = run->facts->uid_map,
+  };
 
   /* compile and explain make no directory: they use a cache that is
    * there, or none. */
@@ -514,16 +517,6 @@ cordon_run_prepare (CordonRun *run,
   return TRUE;
 }
 
-static gboolean
-plan_has_op (const CordonPlan *plan,
-             CordonOpKind kind)
-{
-  for (guint i = 0; i < plan->ops->len; i++)
-    if (((const CordonOp *) g_ptr_array_index (plan->ops, i))->kind == kind)
-      return TRUE;
-  return FALSE;
-}
-
 /* Invariant 8: what weakens the sandbox is named on stderr and in the
  * report, however it was asked for (the policy, an override, a fallback
  * or the host's bwrap), in this order. */
@@ -540,7 +533,7 @@ cordon_run_degradations (const CordonPlan *plan,
     { !(plan->namespaces & CORDON_NS_NET), "shared network" },
     { !(plan->namespaces & CORDON_NS_PID), "shared pid namespace" },
     { compile_options->share_user, "no user namespace (setuid bwrap)" },
-    { !plan_has_op (plan, CORDON_OP_DIE_WITH_PARENT), "the sandbox may outlive cordon (die-with-parent=false)" },
+    { !cordon_plan_has_op (plan, CORDON_OP_DIE_WITH_PARENT), "the sandbox may outlive cordon (die-with-parent=false)" },
     { g_environ_getenv ((char **) environ, "CORDON_EXEC_HELPER") != NULL, "exec helper taken from CORDON_EXEC_HELPER" },
     { g_environ_getenv ((char **) environ, "CORDON_KEEPER_HELPER") != NULL, "keeper taken from CORDON_KEEPER_HELPER" },
     /* Invariant 5: a root caller's sandbox is not host root unless the

@@ -10,8 +10,9 @@
 #include "spec-codec.h"
 
 char *
-cordon_spec_read_fd (int fd,
-                     size_t max)
+cordon_read_fd_whole (int fd,
+                      size_t max,
+                      size_t *out_len)
 {
   size_t size = 0, cap = 4096;
   char *buf = malloc (cap);
@@ -27,6 +28,8 @@ cordon_spec_read_fd (int fd,
       if (n == 0)
         {
           buf[size] = '\0';
+          if (out_len != NULL)
+            *out_len = size;
           return buf;
         }
       size += (size_t) n;
@@ -47,6 +50,13 @@ cordon_spec_read_fd (int fd,
     }
   free (buf);
   return NULL;
+}
+
+char *
+cordon_spec_read_fd (int fd,
+                     size_t max)
+{
+  return cordon_read_fd_whole (fd, max, NULL);
 }
 
 void

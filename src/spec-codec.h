@@ -7,8 +7,13 @@
 
 #include <stddef.h>
 
-/* All of `fd` up to its end, NUL-terminated (malloc'd), NULL with errno
- * on failure or past `max` bytes (E2BIG). */
+/* All of `fd` up to its end, NUL-terminated (malloc'd), its length in
+ * *out_len (may be NULL); NULL with errno on failure or past `max` bytes
+ * (E2BIG). */
+char *cordon_read_fd_whole (int fd,
+                            size_t max,
+                            size_t *out_len);
+/* The same for a spec, whose length is its NUL. */
 char *cordon_spec_read_fd (int fd,
                            size_t max);
 /* `s` decoded in place. */

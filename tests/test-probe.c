@@ -56,7 +56,7 @@ probe (Fixture *f,
        const char *bwrap,
        gboolean refresh)
 {
-  CordonProbeRequest req = { bwrap, 0x3f, getuid (), f->dir, refresh, FALSE, 0, 0 };
+  CordonProbeRequest req = { bwrap, 0x3f, getuid (), f->dir, refresh, FALSE, 0, 0, NULL };
   g_autoptr(GError) error = NULL;
   CordonProbe *p = cordon_probe_run (&req, &error);
 
@@ -192,9 +192,9 @@ test_probe_ignores_a_cache_directory_others_can_write (void **state)
 static void
 test_probe_cache_key_names_uid_and_namespaces (void **state)
 {
-  CordonProbeRequest a = { "/bin/true", 0x3f, 1000, NULL, FALSE, FALSE, 0, 0 };
-  CordonProbeRequest b = { "/bin/true", 0x3e, 1000, NULL, FALSE, FALSE, 0, 0 };
-  CordonProbeRequest c = { "/bin/true", 0x3f, 1001, NULL, FALSE, FALSE, 0, 0 };
+  CordonProbeRequest a = { "/bin/true", 0x3f, 1000, NULL, FALSE, FALSE, 0, 0, NULL };
+  CordonProbeRequest b = { "/bin/true", 0x3e, 1000, NULL, FALSE, FALSE, 0, 0, NULL };
+  CordonProbeRequest c = { "/bin/true", 0x3f, 1001, NULL, FALSE, FALSE, 0, 0, NULL };
   g_autofree char *ka = cordon_probe_cache_key (&a, NULL);
   g_autofree char *kb = cordon_probe_cache_key (&b, NULL);
   g_autofree char *kc = cordon_probe_cache_key (&c, NULL);
@@ -210,7 +210,7 @@ static void
 test_probe_reports_a_missing_bwrap_as_an_error (void **state)
 {
   Fixture *f = *state;
-  CordonProbeRequest req = { "/nonexistent/bwrap", 0x3f, getuid (), f->dir, FALSE, FALSE, 0, 0 };
+  CordonProbeRequest req = { "/nonexistent/bwrap", 0x3f, getuid (), f->dir, FALSE, FALSE, 0, 0, NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(CordonProbe) p = cordon_probe_run (&req, &error);
 

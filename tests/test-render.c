@@ -444,6 +444,18 @@ test_render_names_the_fds_bwrap_reads (void **state)
   assert_true (g_str_has_suffix (shell, " -- sh 8<&0 0<&9 9<&- 4>/dev/null; } 9<&0\n"));
 }
 
+/* The filter's command names the policy and the workdir, quoted, so the
+ * pasted line does not depend on where it is pasted. */
+static void
+test_render_names_the_filter_s_policy_and_workdir (void **state)
+{
+  g_autofree char *plain = cordon_render_filter_command ("/usr/bin/cordon", "trial", "/home/me/p");
+  g_autofree char *quoted = cordon_render_filter_command ("/opt/my cordon", "/etc/it's.policy", "/w d");
+
+  assert_string_equal (plain, "/usr/bin/cordon compile trial -C /home/me/p --format=seccomp");
+  assert_string_equal (quoted, "'/opt/my cordon' compile '/etc/it'\\''s.policy' -C '/w d' --format=seccomp");
+}
+
 static void
 test_render_json_holds_the_args_in_order (void **state)
 {
@@ -733,6 +745,7 @@ main (void)
     cmocka_unit_test (test_render_shell_quotes_args_that_need_it),
     T (test_render_json_holds_the_args_in_order),
     T (test_render_names_the_fds_bwrap_reads),
+    cmocka_unit_test (test_render_names_the_filter_s_policy_and_workdir),
     T (test_render_json_has_an_op_per_plan_op_with_its_rule),
     T (test_render_json_lists_skips_with_their_reason),
     T (test_render_json_lists_passed_and_dropped_names),
