@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # What "cordon run" costs over bwrap itself: hyperfine times
 # "cordon run -p trial -- true" against bwrap started with the very
-# options "cordon compile trial" gives (through --args, as cordon passes
-# them) on "true", with the probe cached.  Prints both medians and their
-# ratio.  Not part of "make check": timings depend on the machine.
+# options "cordon compile trial --format=nul" gives (through --args, as
+# cordon passes them) on "true", with the fds they name: the filter of
+# --format=seccomp at fd 8, --json-status-fd 4 to /dev/null; the probe
+# cached.  Prints both medians and their ratio.  Not part of "make
+# check": timings depend on the machine.
 #
 #   tests/bench/run-vs-bwrap.sh [path/to/cordon]
 #
@@ -55,6 +57,7 @@ export XDG_RUNTIME_DIR XDG_CONFIG_HOME
 cd "$tmp/wd" || die "cannot enter $tmp/wd"
 
 "$cordon" compile trial --format=nul >"$tmp/args" || die "cordon compile trial failed"
+"$cordon" compile trial --format=seccomp >"$tmp/filter" || die "cordon compile trial --format=seccomp failed"
 # Warm up: the first run probes and fills the cache; the second must be
 # answered from it.
 "$cordon" run -p trial -- true || die "cordon run -p trial -- true failed"
@@ -66,14 +69,15 @@ envs=
 for v in PATH HOME LANG TERM; do
   eval "[ -n \"\${$v+x}\" ]" && envs="$envs $v=\"\$$v\""
 done
-"$bwrap" --args 3 -- true 3<"$tmp/args" || die "bwrap with trial's options failed"
+"$bwrap" --args 3 -- true 3<"$tmp/args" 8<"$tmp/filter" 4>/dev/null || die "bwrap with trial's options failed"
 
 q_cordon="'$cordon'"
 q_bwrap="'$bwrap'"
 q_args="'$tmp/args'"
+q_filter="'$tmp/filter'"
 hyperfine --style basic --warmup 3 --runs "$runs" --export-json "$tmp/h.json" \
   -n "cordon run -p trial -- true" "$q_cordon run -p trial -- true" \
-  -n "bwrap (trial's options) -- true" "env -i$envs $q_bwrap --args 3 -- true 3<$q_args" \
+  -n "bwrap (trial's options) -- true" "env -i$envs $q_bwrap --args 3 -- true 3<$q_args 8<$q_filter 4>/dev/null" \
   || die "hyperfine failed"
 
 medians=$(sed -n 's/.*"median": *\([0-9.eE+-]*\).*/\1/p' "$tmp/h.json")
