@@ -447,6 +447,49 @@ check_mount_conflicts (Compiler *c,
   return TRUE;
 }
 
+/* [limits] scratch=: every tmpfs the policy makes is that big at most,
+ * and so is /dev/shm, a tmpfs of its own; /dev, the tmpfs bwrap makes
+ * and the sandbox's user owns, is made read-only once its mount points
+ * are in (add_launch_ops): else either would take the host's RAM
+ * (tmpfs's default is half of it). Device nodes on a read-only mount are
+ * written as before. */
+static gboolean
+add_scratch (Compiler *c,
+             GError **error)
+{
+  const CordonItem *it = scalar_item (c, CORDON_KEY_LIMITS_SCRATCH);
+  gboolean has_shm = FALSE;
+
+  if (it == NULL)
+    return TRUE;
+  /* A tmpfs of size 0 is one of no limit. */
+  if (it->num == 0)
+    {
+      cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] scratch=0 would be no "
+                           "limit (a tmpfs of size 0 has none): give a size such as 512M, or leave "
+                           "the key out");
+      return FALSE;
+    }
+  c->plan->scratch = (guint64) it->num;
+  for (guint i = 0; i < c->mounts->len; i++)
+    {
+      CordonOp *op = g_ptr_array_index (c->mounts, i);
+
+      if (op->kind == CORDON_OP_TMPFS)
+        op->size = c->plan->scratch;
+      has_shm = has_shm || (op->kind == CORDON_OP_TMPFS && g_str_equal (op->dest, "/dev/shm"));
+    }
+  if (!has_shm)
+    {
+      CordonOp *shm = cordon_op_new (CORDON_OP_TMPFS, NULL, "/dev/shm", it, "scratch tmpfs of its "
+                                     "own for /dev/shm, sized: /dev's is the host's RAM");
+
+      shm->size = c->plan->scratch;
+      g_ptr_array_add (c->mounts, shm);
+    }
+  return TRUE;
+}
+
 static gboolean
 add_mounts (Compiler *c,
             GError **error)
@@ -459,7 +502,7 @@ add_mounts (Compiler *c,
         if (!add_mount (c, &mount_rules[r], g_ptr_array_index (list, i), error))
           return FALSE;
     }
-  if (!check_mount_conflicts (c, error))
+  if (!check_mount_conflicts (c, error) || !add_scratch (c, error))
     return FALSE;
   flush_sorted (c, c->mounts);
   return TRUE;
@@ -1099,6 +1142,10 @@ add_launch_ops (Compiler *c)
   if (c->facts->helper_path != NULL)
     cordon_plan_add_op (plan, CORDON_OP_HELPER_BIND, c->facts->helper_path, CORDON_EXEC_SANDBOX_PATH,
                         NULL, "cordon-exec, the helper that proves the denials and starts the command");
+  /* The last mount point in /dev is in: no file can be made there now. */
+  if (plan->scratch > 0)
+    cordon_plan_add_op (plan, CORDON_OP_OPTION, "--remount-ro", "/dev", scalar_item (c, CORDON_KEY_LIMITS_SCRATCH),
+                        "/dev read-only: the tmpfs bwrap makes there has no size");
   cordon_plan_add_op (plan, CORDON_OP_STATUS_FD, NULL, NULL, NULL,
                       "bwrap's status: the sandbox's first pid, its exit status")->fd = CORDON_BWRAP_FD_STATUS;
   /* Invariant 4: no nested user namespace, by bwrap too where it can

@@ -19,7 +19,36 @@ mount_free (gpointer p)
   g_free (m->dev);
   g_free (m->root);
   g_free (m->point);
+  g_free (m->fstype);
   g_free (m);
+}
+
+/* After the optional fields and " - ": the file system type, the source
+ * and the super options, whose size= (a tmpfs's, "65536k") is kept. */
+static void
+parse_tail (CordonMount *m,
+            const char *rest)
+{
+  const char *dash = rest == NULL ? NULL : g_str_has_prefix (rest, "- ") ? rest : strstr (rest, " - ");
+  g_auto(GStrv) f = NULL;
+  g_auto(GStrv) opts = NULL;
+
+  if (dash != NULL && dash != rest)
+    dash++;
+  f = dash != NULL ? g_strsplit (dash + 2, " ", 3) : NULL;
+  m->fstype = g_strdup (f != NULL && f[0] != NULL ? f[0] : "");
+  if (f == NULL || f[0] == NULL || f[1] == NULL || f[2] == NULL)
+    return;
+  opts = g_strsplit (f[2], ",", -1);
+  for (guint i = 0; opts[i] != NULL; i++)
+    if (g_str_has_prefix (opts[i], "size="))
+      {
+        char *end = NULL;
+        guint64 n = g_ascii_strtoull (opts[i] + 5, &end, 10);
+        guint shift = *end == 'k' ? 10 : *end == 'm' ? 20 : *end == 'g' ? 30 : 0;
+
+        m->size = n << shift;
+      }
 }
 
 GPtrArray *
@@ -42,9 +71,69 @@ cordon_mount_table_parse (const char *text)
       m->root = g_strcompress (f[3]);
       m->point = g_strcompress (f[4]);
       m->ro = g_str_equal (f[5], "ro") || g_str_has_prefix (f[5], "ro,");
+      parse_tail (m, f[6]);
       g_ptr_array_add (mounts, m);
     }
   return mounts;
+}
+
+/* Another mount over `m` at its point: one mounted on it, or one on the
+ * same parent there mounted after it (the table lists them in order). */
+static gboolean
+is_covered (GPtrArray *mounts,
+            const CordonMount *m)
+{
+  gboolean after = FALSE;
+
+  for (guint j = 0; j < mounts->len; j++)
+    {
+      const CordonMount *o = g_ptr_array_index (mounts, j);
+
+      if (o == m)
+        {
+          after = TRUE;
+          continue;
+        }
+      if (g_str_equal (o->point, m->point)
+          && (o->parent == m->id || (after && o->parent == m->parent && m->parent != m->id)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static const CordonMount *
+by_id (GPtrArray *mounts,
+       guint64 id)
+{
+  for (guint j = 0; j < mounts->len; j++)
+    if (((const CordonMount *) g_ptr_array_index (mounts, j))->id == id)
+      return g_ptr_array_index (mounts, j);
+  return NULL;
+}
+
+/* Seen at its point: nothing is mounted over it there, nor over any mount
+ * it hangs from at that one's own point (a stack at one point is passed
+ * through: its lower mounts are covered by the upper ones, as they
+ * should be). A mount of the host under a recursive bind of / stays in
+ * the table below the sandbox's own mount at its parent's point: that is
+ * not the one seen. */
+static gboolean
+is_visible (GPtrArray *mounts,
+            const CordonMount *m)
+{
+  if (is_covered (mounts, m))
+    return FALSE;
+  for (guint depth = 0; depth <= mounts->len; depth++)
+    {
+      const CordonMount *p = m->parent != m->id ? by_id (mounts, m->parent) : NULL;
+
+      if (p == NULL)
+        return TRUE;
+      if (!g_str_equal (p->point, m->point) && is_covered (mounts, p))
+        return FALSE;
+      m = p;
+    }
+  return FALSE;
 }
 
 const CordonMount *
@@ -54,17 +143,8 @@ cordon_mount_table_top_at (GPtrArray *mounts,
   for (guint i = 0; i < mounts->len; i++)
     {
       const CordonMount *m = g_ptr_array_index (mounts, i);
-      gboolean covered = FALSE;
 
-      if (!g_str_equal (m->point, point))
-        continue;
-      for (guint j = 0; j < mounts->len && !covered; j++)
-        {
-          const CordonMount *o = g_ptr_array_index (mounts, j);
-
-          covered = o != m && o->parent == m->id && g_str_equal (o->point, point);
-        }
-      if (!covered)
+      if (g_str_equal (m->point, point) && is_visible (mounts, m))
         return m;
     }
   return NULL;

@@ -17,6 +17,8 @@ typedef struct
   char *root;       /* the mount's root, within its file system */
   char *point;      /* where it is mounted, relative to the reader's root */
   gboolean ro;      /* the mount (not the file system) is read-only */
+  char *fstype;     /* "tmpfs", "proc", ...; "" when the line has none */
+  guint64 size;     /* a tmpfs's size= in bytes; 0 when it shows none */
 } CordonMount;
 
 GPtrArray *cordon_mount_table_parse (const char *text);

@@ -72,6 +72,7 @@ typedef struct
   char *dest;
   guint ns;
   int fd;                     /* STATUS_FD, SECCOMP: the fd bwrap is given it at */
+  guint64 size;               /* TMPFS: its size in bytes ([limits] scratch), or 0: bwrap's default */
   CordonKey key;              /* CORDON_KEY_INVALID for built-in ops */
   CordonLocation rule;        /* rule.file NULL for built-in ops and defaults */
   char *why;                  /* one line, for explain */
@@ -108,6 +109,7 @@ typedef struct
   CordonProcMode proc_mode;
   CordonProcFallback proc_fallback;
   guint64 timeout;
+  guint64 scratch;            /* [limits] scratch: bytes of each tmpfs, 0 for no limit */
   CordonSeccompProfile seccomp;
   GPtrArray *seccomp_allow;   /* system call names taken out of the profile */
   GPtrArray *seccomp_deny;    /* system call names refused beyond it */

@@ -61,6 +61,8 @@
      CORDON_FALLBACK_REFUSE, 0, "what to do when a private /proc cannot be mounted") \
   K (LIMITS_TIMEOUT, "limits", "timeout", FALSE, UINT, NULL, 0, 7 * 24 * 3600, \
      "seconds before the sandbox is killed; 0 for none") \
+  K (LIMITS_SCRATCH, "limits", "scratch", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 40, \
+     "the size of each tmpfs the policy makes, and of /dev/shm") \
   K (SECCOMP_PROFILE, "seccomp", "profile", FALSE, ENUM, CORDON_WORDS ("default", "none", "strict"), \
      CORDON_SECCOMP_DEFAULT, 0, "the system-call filter of the sandbox") \
   K (SECCOMP_ALLOW, "seccomp", "allow", TRUE, SYSCALL, NULL, 0, 0, \

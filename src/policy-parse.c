@@ -368,8 +368,8 @@ check_number (ParseState *st,
       if (!g_ascii_isdigit (*p))
         {
           diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, (gsize) (p - text), 1),
-                   "[%s] %s takes a whole number of seconds, not '%s'",
-                   info->section, info->name, text);
+                   "[%s] %s takes a whole number%s, not '%s'", info->section, info->name,
+                   info->key == CORDON_KEY_LIMITS_TIMEOUT ? " of seconds" : "", text);
           return FALSE;
         }
       n = n * 10 + (guint64) (*p - '0');
@@ -388,6 +388,40 @@ check_number (ParseState *st,
       return FALSE;
     }
   *out_num = (gint64) n;
+  return TRUE;
+}
+
+/* A size in bytes: digits, then at most one of K, M, G, T (either case;
+ * powers of 1024), at most the key's max_value. */
+static gboolean
+check_size (ParseState *st,
+            const CordonKeyInfo *info,
+            guint line,
+            const RawValue *raw,
+            gint64 *out_num)
+{
+  const char *text = raw->text->str;
+  gsize digits = strspn (text, "0123456789");
+  const char *units = "KMGT";
+  const char *unit = text[digits] != '\0' ? strchr (units, g_ascii_toupper (text[digits])) : NULL;
+  guint shift = unit != NULL ? 10 * (guint) (unit - units + 1) : 0;
+  guint64 n = 0;
+
+  if (digits == 0 || digits > 15 || (text[digits] != '\0' && (unit == NULL || text[digits + 1] != '\0')))
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, digits > 15 ? 0 : digits, 1),
+               "[%s] %s takes a size: a whole number of bytes, or of K, M, G or T "
+               "(such as 512M), not '%s'", info->section, info->name, text);
+      return FALSE;
+    }
+  n = g_ascii_strtoull (text, NULL, 10);
+  if (n > ((guint64) info->max_value >> shift))
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1), "[%s] %s is at most %" G_GINT64_FORMAT "G",
+               info->section, info->name, info->max_value >> 30);
+      return FALSE;
+    }
+  *out_num = (gint64) (n << shift);
   return TRUE;
 }
 
@@ -515,6 +549,8 @@ check_value (ParseState *st,
       return check_word (st, info, line, raw, out_num);
     case CORDON_VALUE_UINT:
       return check_number (st, info, line, raw, out_num);
+    case CORDON_VALUE_SIZE:
+      return check_size (st, info, line, raw, out_num);
     case CORDON_VALUE_POLICY_REF:
       return TRUE;
     case CORDON_VALUE_ENV_GLOB:

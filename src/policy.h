@@ -28,6 +28,7 @@ typedef enum
   CORDON_VALUE_BOOL,       /* true | false */
   CORDON_VALUE_ENUM,       /* one word of the key's enum table */
   CORDON_VALUE_UINT,       /* decimal, bounded */
+  CORDON_VALUE_SIZE,       /* bytes: decimal, with K, M, G or T (powers of 1024), bounded */
   CORDON_VALUE_POLICY_REF, /* list: policy name or path */
   CORDON_VALUE_ENV_GLOB,   /* list: variable name or glob of names */
   CORDON_VALUE_ENV_ASSIGN, /* list: NAME=VALUE (value may use ${VARS}) */

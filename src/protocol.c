@@ -71,4 +71,5 @@ const CordonCheckInfo cordon_checks[CORDON_CHECK_MAX] = {
   [CORDON_CHECK_OUTSIDE_MASKS] = { "outside-masks", "seen from outside: every mask is mounted" },
   [CORDON_CHECK_OUTSIDE_PROC_SYS] = { "outside-proc-sys", "seen from outside: mounted read-only" },
   [CORDON_CHECK_OUTSIDE_IDENTITY] = { "outside-identity", NULL },
+  [CORDON_CHECK_OUTSIDE_SCRATCH] = { "outside-scratch", "seen from outside: every scratch tmpfs is of its size, /dev read-only" },
 };

@@ -63,6 +63,12 @@ render_op (CordonBwrapArgv *argv,
 
   g_assert (op->kind < CORDON_OP_MAX);
   args = op_spelling[op->kind].args;
+  /* A sized tmpfs: bwrap's --size applies to the --tmpfs that follows. */
+  if (op->kind == CORDON_OP_TMPFS && op->size > 0)
+    {
+      cordon_bwrap_argv_add (argv, index, "--size");
+      cordon_bwrap_argv_take (argv, index, g_strdup_printf ("%" G_GUINT64_FORMAT, op->size));
+    }
   if (op->kind == CORDON_OP_UNSHARE)
     cordon_bwrap_argv_take (argv, index, g_strconcat ("--unshare-", cordon_namespace_name (op->ns), NULL));
   else if (op_spelling[op->kind].flag != NULL)

@@ -44,6 +44,8 @@ struct _CordonVerify
   gid_t host_gid;
   gboolean switched;        /* a root caller's sandbox, run as host_uid: no supplementary group, root's user namespace */
   CordonProcMode proc_mode;
+  guint64 scratch;          /* [limits] scratch: the size of each tmpfs, or 0 */
+  GPtrArray *scratch_points;/* the sized tmpfs mounts */
 };
 
 static void
@@ -192,6 +194,28 @@ add_identity_checks (CordonVerify *v,
     }
 }
 
+/* [limits] scratch=: each sized tmpfs as big as the policy says, and
+ * /dev read-only, seen in the sandbox's mountinfo. */
+static void
+add_scratch_check (CordonVerify *v,
+                   const CordonPlan *plan)
+{
+  const CordonOp *rule = NULL;
+
+  if (plan->scratch == 0)
+    return;
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_TMPFS && op->size > 0)
+        g_ptr_array_add (v->scratch_points, g_strdup (op->dest));
+      if (op->kind == CORDON_OP_OPTION && g_strcmp0 (op->dest, "/dev") == 0)
+        rule = op;
+    }
+  add_fixed_check (v, CORDON_CHECK_OUTSIDE_SCRATCH, "", rule);
+}
+
 static void
 add_outside_identity_checks (CordonVerify *v,
                              const CordonPlan *plan)
@@ -208,6 +232,7 @@ add_outside_identity_checks (CordonVerify *v,
   c = add_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_IDENTITY].id, "", expect, NULL);
   c->key = CORDON_KEY_IDENTITY_HOST_USER;
   c->rule = plan->identity_rule;
+  add_scratch_check (v, plan);
 }
 
 /* Under the host's /proc: cordon's own entries must be closed to the
@@ -387,6 +412,8 @@ cordon_verify_new (const CordonPlan *plan,
   v->host_gid = plan->host_gid;
   v->switched = plan->switch_identity;
   v->proc_mode = plan->proc_mode;
+  v->scratch = plan->scratch;
+  v->scratch_points = g_ptr_array_new_with_free_func (g_free);
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
   add_identity_checks (v, plan);
@@ -409,6 +436,7 @@ cordon_verify_free (CordonVerify *v)
   g_ptr_array_unref (v->allowed);
   g_ptr_array_unref (v->digests);
   g_ptr_array_unref (v->mask_dests);
+  g_ptr_array_unref (v->scratch_points);
   g_free (v);
 }
 
@@ -757,6 +785,33 @@ proc_sys_problem (CordonVerify *v,
   return top->ro ? NULL : g_strdup_printf ("%s is not mounted read-only", point);
 }
 
+/* The kernel gives a tmpfs whole pages: a size up to the next page is
+ * the one asked for. */
+static char *
+scratch_problem (CordonVerify *v,
+                 GPtrArray *mounts)
+{
+  guint64 most = (v->scratch + 4095) & ~(guint64) 4095;
+  const CordonMount *dev;
+
+  if (mounts == NULL)
+    return g_strdup ("cannot read the sandbox's mountinfo");
+  for (guint i = 0; i < v->scratch_points->len; i++)
+    {
+      const char *point = g_ptr_array_index (v->scratch_points, i);
+      const CordonMount *top = cordon_mount_table_top_at (mounts, point);
+
+      if (top == NULL || !g_str_equal (top->fstype, "tmpfs"))
+        return g_strdup_printf ("%s is not a tmpfs", point);
+      if (top->size == 0 || top->size > most)
+        return g_strdup_printf ("%s holds %" G_GUINT64_FORMAT " bytes, not at most %" G_GUINT64_FORMAT,
+                                point, top->size, v->scratch);
+    }
+  if ((dev = cordon_mount_table_top_at (mounts, "/dev")) == NULL || !dev->ro)
+    return g_strdup ("/dev is not mounted read-only");
+  return NULL;
+}
+
 static void
 outside_result (CordonVerify *v,
                 CordonCheckId check,
@@ -795,6 +850,8 @@ cordon_verify_outside (CordonVerify *v,
   outside_result (v, CORDON_CHECK_OUTSIDE_IDENTITY, problem);
   if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_PROC_SYS].id) != NULL)
     outside_result (v, CORDON_CHECK_OUTSIDE_PROC_SYS, proc_sys_problem (v, mounts));
+  if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_SCRATCH].id) != NULL)
+    outside_result (v, CORDON_CHECK_OUTSIDE_SCRATCH, scratch_problem (v, mounts));
 }
 
 static char *

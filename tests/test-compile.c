@@ -1448,6 +1448,74 @@ test_compile_refuses_a_hostname_without_a_uts_namespace (void **state)
   assert_non_null (strstr (error->message, "add uts to [namespaces] unshare="));
 }
 
+/* [limits] scratch=: every tmpfs of the policy sized, /dev/shm a sized
+ * tmpfs of its own, /dev read-only after its last mount point. */
+static void
+test_compile_sizes_every_scratch_tmpfs_and_dev_shm (void **state)
+{
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/tmp;/run\n"
+                                                           "[limits]\nscratch=64M\n");
+  gint shm = find_op (plan, CORDON_OP_TMPFS, "/dev/shm");
+  gint ro = -1;
+
+  assert_int_equal (plan->scratch, 64 << 20);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, find_op (plan, CORDON_OP_TMPFS, "/tmp")))->size, 64 << 20);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, find_op (plan, CORDON_OP_TMPFS, "/run")))->size, 64 << 20);
+  assert_true (shm > find_op (plan, CORDON_OP_DEV, "/dev"));
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, shm))->size, 64 << 20);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, shm))->key, CORDON_KEY_LIMITS_SCRATCH);
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_OPTION && g_str_equal (op->src, "--remount-ro"))
+        ro = (gint) i;
+      /* Nothing is mounted in /dev after it is read-only. */
+      if (ro >= 0 && op->dest != NULL && g_str_has_prefix (op->dest, "/dev/"))
+        fail_msg ("%s mounted after /dev is read-only", op->dest);
+    }
+  assert_true (ro >= 0);
+  assert_string_equal (((CordonOp *) g_ptr_array_index (plan->ops, ro))->dest, "/dev");
+  assert_true (ro > find_op (plan, CORDON_OP_CHDIR, NULL));
+}
+
+static void
+test_compile_sizes_nothing_without_scratch (void **state)
+{
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/tmp\n");
+
+  assert_int_equal (plan->scratch, 0);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, find_op (plan, CORDON_OP_TMPFS, "/tmp")))->size, 0);
+  assert_int_equal (find_op (plan, CORDON_OP_TMPFS, "/dev/shm"), -1);
+  assert_int_equal (find_op (plan, CORDON_OP_OPTION, "/dev"), -1);
+}
+
+static void
+test_compile_refuses_scratch_0_which_tmpfs_takes_for_no_limit (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = fixture_compile_text (*state, "[limits]\nscratch=0\n", &error);
+
+  assert_null (plan);
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
+  assert_non_null (strstr (error->message, ":2:9: [limits] scratch=0 would be no limit"));
+}
+
+static void
+test_compile_keeps_one_dev_shm_the_policy_names (void **state)
+{
+  g_autoptr(CordonPlan) plan = NULL;
+  guint n = 0;
+
+  fixture_host_add_dir (*state, "/dev/shm");
+  plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/dev/shm\n[limits]\nscratch=1M\n");
+  for (guint i = 0; i < plan->ops->len; i++)
+    n += g_strcmp0 (((CordonOp *) g_ptr_array_index (plan->ops, i))->dest, "/dev/shm") == 0;
+  assert_int_equal (n, 1);
+  assert_int_equal (((CordonOp *) g_ptr_array_index (plan->ops, find_op (plan, CORDON_OP_TMPFS, "/dev/shm")))->key,
+                    CORDON_KEY_FS_TMPFS);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
@@ -1537,6 +1605,10 @@ main (void)
     T (test_compile_gives_the_sandbox_its_hostname),
     T (test_compile_refuses_a_hostname_it_cannot_give),
     T (test_compile_refuses_a_hostname_without_a_uts_namespace),
+    T (test_compile_sizes_every_scratch_tmpfs_and_dev_shm),
+    T (test_compile_sizes_nothing_without_scratch),
+    T (test_compile_refuses_scratch_0_which_tmpfs_takes_for_no_limit),
+    T (test_compile_keeps_one_dev_shm_the_policy_names),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

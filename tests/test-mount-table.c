@@ -100,6 +100,53 @@ test_mount_table_inner_path_places_a_path_in_its_file_system (void **state)
   assert_string_equal (point, "/wd/sub");
 }
 
+/* What a sandbox's mountinfo holds under a recursive bind of the host's /:
+ * the host's /dev (61) and its /dev/shm (62), hidden by the sandbox's
+ * /dev tmpfs (70, mounted on 61) and its sized /dev/shm (71); /proc
+ * stacked the same way (63 the host's, 72 the sandbox's on it) with
+ * /proc/sys bound over it (73). Two siblings at /opt (80, then 81
+ * mounted after it on the same parent): the later is on top. */
+static const char sandbox[] =
+  "60 59 8:1 / / ro,relatime - ext4 /dev/sda1 rw\n"
+  "61 60 0:5 / /dev ro,nosuid - devtmpfs udev rw,size=8g\n"
+  "62 61 0:25 / /dev/shm ro,nosuid - tmpfs tmpfs rw\n"
+  "63 60 0:22 / /proc ro,nosuid - proc proc rw\n"
+  "70 61 0:90 / /dev ro,nosuid - tmpfs tmpfs rw,mode=755\n"
+  "71 70 0:91 / /dev/shm rw,nosuid - tmpfs tmpfs rw,size=65536k\n"
+  "72 63 0:92 / /proc rw,nosuid - proc proc rw\n"
+  "73 72 0:92 /sys /proc/sys ro,nosuid - proc proc rw\n"
+  "80 60 0:93 / /opt rw shared:7 - tmpfs tmpfs rw,size=1024k\n"
+  "81 60 0:94 / /opt rw - tmpfs tmpfs rw,size=2m\n";
+
+static void
+test_mount_table_sees_past_what_the_host_mounted_below (void **state)
+{
+  g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (sandbox);
+
+  /* The host's /dev/shm hangs from a /dev that is covered: not seen. */
+  assert_int_equal (cordon_mount_table_top_at (mounts, "/dev/shm")->id, 71);
+  assert_int_equal (cordon_mount_table_top_at (mounts, "/dev")->id, 70);
+  /* A stack is passed through: /proc/sys hangs from the top of /proc's. */
+  assert_int_equal (cordon_mount_table_top_at (mounts, "/proc")->id, 72);
+  assert_int_equal (cordon_mount_table_top_at (mounts, "/proc/sys")->id, 73);
+  assert_int_equal (cordon_mount_table_top_at (mounts, "/opt")->id, 81);
+}
+
+static void
+test_mount_table_reads_the_file_system_type_and_a_tmpfs_size (void **state)
+{
+  g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (sandbox);
+
+  assert_string_equal (((CordonMount *) g_ptr_array_index (mounts, 5))->fstype, "tmpfs");
+  assert_int_equal (((CordonMount *) g_ptr_array_index (mounts, 5))->size, 64 << 20);
+  assert_int_equal (((CordonMount *) g_ptr_array_index (mounts, 4))->size, 0);
+  assert_string_equal (((CordonMount *) g_ptr_array_index (mounts, 7))->fstype, "proc");
+  /* After optional fields; in m as well as k. */
+  assert_int_equal (((CordonMount *) g_ptr_array_index (mounts, 8))->size, 1 << 20);
+  assert_int_equal (((CordonMount *) g_ptr_array_index (mounts, 9))->size, 2 << 20);
+  assert_int_equal (((CordonMount *) g_ptr_array_index (mounts, 1))->size, G_GUINT64_CONSTANT (8) << 30);
+}
+
 int
 main (void)
 {
@@ -110,6 +157,8 @@ main (void)
     cmocka_unit_test (test_mount_table_holding_is_the_deepest_point_on_the_way),
     cmocka_unit_test (test_mount_table_holding_is_null_for_an_empty_table),
     cmocka_unit_test (test_mount_table_inner_path_places_a_path_in_its_file_system),
+    cmocka_unit_test (test_mount_table_sees_past_what_the_host_mounted_below),
+    cmocka_unit_test (test_mount_table_reads_the_file_system_type_and_a_tmpfs_size),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

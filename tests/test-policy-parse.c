@@ -633,6 +633,63 @@ test_parse_reports_huge_timeout_without_wrapping (void **state)
   expect_error (diags, "[limits] timeout is at most 604800", 2, 9);
 }
 
+/* [limits] scratch= is a size: bytes, or K, M, G, T of 1024. */
+static void
+test_parse_reads_a_size_in_bytes_or_units (void **state)
+{
+  const struct { const char *text; gint64 bytes; } sizes[] = {
+    { "4096", 4096 }, { "512K", 512 << 10 }, { "64m", 64 << 20 }, { "2G", G_GINT64_CONSTANT (2) << 30 },
+    { "1T", G_GINT64_CONSTANT (1) << 40 }, { "0", 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\nscratch=%s\n", sizes[i].text);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 0);
+      assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_SCRATCH), sizes[i].bytes);
+    }
+}
+
+static void
+test_parse_reports_what_is_no_size_at_the_bad_character (void **state)
+{
+  const struct { const char *text; guint col; } bad[] = {
+    { "64MB", 11 }, { "64X", 11 }, { "M", 9 }, { "-1", 9 }, { "1.5G", 10 }, { "1 G", 10 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\nscratch=%s\n", bad[i].text);
+      g_autofree char *msg = g_strdup_printf ("[limits] scratch takes a size: a whole number of bytes, "
+                                              "or of K, M, G or T (such as 512M), not '%s'", bad[i].text);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 1);
+      expect_error (diags, msg, 2, bad[i].col);
+      assert_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_SCRATCH));
+    }
+}
+
+static void
+test_parse_reports_a_size_past_the_key_s_most (void **state)
+{
+  const char *big[] = { "1025G", "2T", "1099511627777", "999999999999999999999", NULL };
+
+  for (guint i = 0; big[i] != NULL; i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\nscratch=%s\n", big[i]);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 1);
+      expect_error (diags, big[i][0] == '9' ? "takes a size" : "[limits] scratch is at most 1024G", 2, 9);
+    }
+}
+
 static void
 test_parse_accepts_the_largest_timeout (void **state)
 {
@@ -1394,6 +1451,9 @@ main (void)
     cmocka_unit_test (test_parse_reports_negative_timeout),
     cmocka_unit_test (test_parse_reports_too_large_timeout),
     cmocka_unit_test (test_parse_reports_huge_timeout_without_wrapping),
+    cmocka_unit_test (test_parse_reads_a_size_in_bytes_or_units),
+    cmocka_unit_test (test_parse_reports_what_is_no_size_at_the_bad_character),
+    cmocka_unit_test (test_parse_reports_a_size_past_the_key_s_most),
     cmocka_unit_test (test_parse_accepts_the_largest_timeout),
     cmocka_unit_test (test_parse_reports_unknown_variable_at_its_dollar),
     cmocka_unit_test (test_parse_reports_unknown_variable_in_env_set_value),

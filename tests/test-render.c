@@ -164,6 +164,22 @@ test_render_spells_the_ops_launch_gives_bwrap (void **state)
   assert_string_equal (userns, "--disable-userns");
 }
 
+/* bwrap's --size applies to the --tmpfs after it. */
+static void
+test_render_spells_a_sized_tmpfs (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(CordonBwrapArgv) argv = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  cordon_plan_add_op (plan, CORDON_OP_TMPFS, NULL, "/tmp", NULL, "why")->size = 1 << 20;
+  cordon_plan_add_op (plan, CORDON_OP_TMPFS, NULL, "/run", NULL, "why");
+  argv = cordon_render_argv (plan);
+  for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? " " : "", cordon_bwrap_argv_get (argv, i));
+  assert_string_equal (out->str, "--size 1048576 --tmpfs /tmp --tmpfs /run");
+}
+
 static void
 test_render_spells_cap_drop_as_cap_drop_all (void **state)
 {
@@ -724,6 +740,7 @@ main (void)
     cmocka_unit_test (test_render_spells_new_session),
     cmocka_unit_test (test_render_spells_die_with_parent),
     cmocka_unit_test (test_render_spells_the_ops_launch_gives_bwrap),
+    cmocka_unit_test (test_render_spells_a_sized_tmpfs),
     cmocka_unit_test (test_render_spells_cap_drop_as_cap_drop_all),
     cmocka_unit_test (test_render_spells_ro_bind_with_source_then_dest),
     cmocka_unit_test (test_render_spells_a_writable_bind),

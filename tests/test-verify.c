@@ -221,6 +221,21 @@ test_verify_names_the_fallback_beside_proc_sys_after_it (void **state)
 }
 
 static void
+test_verify_proves_the_scratch_sizes_from_outside (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\ntmpfs=/tmp\n"
+                                                "[limits]\nscratch=8M\n");
+  g_autoptr(CordonPlan) none = plan_of (*state, "[filesystem]\nroot=read-only\ntmpfs=/tmp\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  g_autoptr(CordonVerify) w = cordon_verify_new (none, ((FixtureHost *) *state)->facts, NULL);
+
+  assert_non_null (check_of (v, "outside-scratch"));
+  assert_int_equal (check_of (v, "outside-scratch")->key, CORDON_KEY_LIMITS_SCRATCH);
+  assert_int_equal (check_of (v, "outside-scratch")->rule.line, 5);
+  assert_null (check_of (w, "outside-scratch"));
+}
+
+static void
 test_verify_asks_nothing_of_proc_sys_without_a_proc (void **state)
 {
   g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\n[proc]\nmode=none\n");
@@ -360,6 +375,7 @@ main (void)
     T (test_verify_drops_the_setuid_probe_when_fchmod_is_allowed),
     T (test_verify_asks_for_a_read_only_proc_sys_inside_and_outside),
     T (test_verify_names_the_fallback_beside_proc_sys_after_it),
+    T (test_verify_proves_the_scratch_sizes_from_outside),
     T (test_verify_asks_nothing_of_proc_sys_without_a_proc),
     T (test_verify_expects_a_root_callers_sandbox_as_its_host_user),
     cmocka_unit_test (test_sha256_of_the_helper_matches_glib),
