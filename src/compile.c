@@ -1096,6 +1096,40 @@ compiler_clear (Compiler *c)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiler, compiler_clear)
 
+/* [limits] file-size, open-files and core: set wherever named, and core
+ * to 0 where not (a dump in the workdir is memory of the sandbox's the
+ * host would find after the run). */
+static gboolean
+add_rlimits (Compiler *c,
+             GError **error)
+{
+  static const CordonKey keys[CORDON_RLIMIT_MAX] = {
+    [CORDON_RLIMIT_FSIZE] = CORDON_KEY_LIMITS_FILE_SIZE,
+    [CORDON_RLIMIT_NOFILE] = CORDON_KEY_LIMITS_OPEN_FILES,
+    [CORDON_RLIMIT_CORE] = CORDON_KEY_LIMITS_CORE,
+  };
+
+  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
+    {
+      const CordonItem *it = scalar_item (c, keys[i]);
+      CordonRlimit *r = &c->plan->rlimits[i];
+
+      r->key = keys[i];
+      r->set = it != NULL || i == CORDON_RLIMIT_CORE;
+      r->value = it != NULL ? (guint64) it->num : 0;
+      if (it != NULL)
+        r->rule = it->loc;
+      /* cordon-exec's own fds and those its checks open come first. */
+      if (i == CORDON_RLIMIT_NOFILE && it != NULL && it->num < 16)
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] open-files is at "
+                               "least 16 (cordon's helper holds and opens fds of its own first)");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The plan's scalars and lists that are no mount: the timeout, the
  * seccomp profile and its exceptions, the description. */
 static void
@@ -1210,7 +1244,7 @@ cordon_compile_with (const CordonPolicy *policy,
   if (!add_mounts (&c, error))
     return NULL;
   add_protected_dirs (&c);
-  if (!add_masks (&c, error) || !add_chdir (&c, error)
+  if (!add_masks (&c, error) || !add_chdir (&c, error) || !add_rlimits (&c, error)
       || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error))
     return NULL;
   add_settings (&c);

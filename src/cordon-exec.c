@@ -2,13 +2,14 @@
 /* cordon-exec: the sandbox's first program, bound read-only at
  * /dev/.cordon-exec.
  *
- *   cordon-exec STATUS_FD [--verify SPEC_FD GO_FD] COMMAND [ARG...]
+ *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE] [--verify SPEC_FD GO_FD] COMMAND [ARG...]
  *
  * bwrap reports no difference between a command that exits 1 and a
  * sandbox that could not be set up, nor between "not found" and "not
  * executable": both end bwrap with status 1. This helper makes those
  * visible, and proves the sandbox before the command runs. It joins a
- * fresh session keyring (invariant 4) and sets no_new_privs; with
+ * fresh session keyring (invariant 4), sets no_new_privs and the
+ * policy's rlimits (soft and hard: the sandbox cannot raise them); with
  * --verify it reads the expected denials from SPEC_FD and attempts each
  * (invariant 9), reporting every result on STATUS_FD, then waits on
  * GO_FD for cordon's own checks from outside. Then it writes "R" and
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -126,6 +128,35 @@ verify (int status_fd,
   return go == CORDON_EXEC_GO;
 }
 
+/* "FSIZE,NOFILE,CORE", each a number or "-": set, soft and hard. 0, or
+ * -1 with errno (EINVAL for a malformed list). */
+static int
+set_rlimits (const char *list)
+{
+  static const int resources[] = { RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE };
+  const char *p = list;
+
+  for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++)
+    {
+      char *end = (char *) p;
+      struct rlimit r;
+
+      if (*p == '-')
+        end = (char *) p + 1;
+      else if (*p >= '0' && *p <= '9')
+        {
+          errno = 0;
+          r.rlim_cur = r.rlim_max = strtoull (p, &end, 10);
+          if (errno != 0 || setrlimit (resources[i], &r) != 0)
+            return -1;
+        }
+      if (end == p || *end != (i + 1 < sizeof resources / sizeof resources[0] ? ',' : '\0'))
+        return errno = EINVAL, -1;
+      p = end + 1;
+    }
+  return 0;
+}
+
 int
 main (int argc,
       char **argv)
@@ -135,14 +166,27 @@ main (int argc,
 
   if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
-      fputs ("usage: cordon-exec STATUS_FD [--verify SPEC_FD GO_FD] COMMAND [ARG...]\n", stderr);
+      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE] [--verify SPEC_FD GO_FD] "
+             "COMMAND [ARG...]\n", stderr);
       return 125;
     }
-  if (strcmp (argv[2], CORDON_EXEC_ARG_VERIFY) == 0)
+  /* Before anything of the sandbox runs, the checks too: cordon reads
+   * them back from outside. */
+  if (strcmp (argv[first], CORDON_EXEC_ARG_RLIMITS) == 0)
     {
-      if (argc < 6 || (spec_fd = parse_fd (argv[3])) < 0 || (go_fd = parse_fd (argv[4])) < 0)
+      if (argc < first + 3 || set_rlimits (argv[first + 1]) != 0)
+        {
+          say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno != 0 ? errno : EINVAL);
+          return 125;
+        }
+      first += 2;
+    }
+  if (strcmp (argv[first], CORDON_EXEC_ARG_VERIFY) == 0)
+    {
+      if (argc < first + 4 || (spec_fd = parse_fd (argv[first + 1])) < 0
+          || (go_fd = parse_fd (argv[first + 2])) < 0)
         return 125;
-      first = 5;
+      first += 3;
     }
   /* Invariant 4: a fresh, empty session keyring, so the caller's keys
    * are out of reach; no_new_privs, so no setuid program inside gains

@@ -216,6 +216,24 @@ cordon_launch_read_keeper_word (int fd,
   return FALSE;
 }
 
+/* The plan's rlimits as cordon-exec takes them: FSIZE,NOFILE,CORE. */
+static char *
+rlimits_arg (const CordonPlan *plan)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      if (plan->rlimits[i].set)
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT, plan->rlimits[i].value);
+      else
+        g_string_append_c (out, '-');
+    }
+  return g_string_free (out, FALSE);
+}
+
 static char **
 build_argv (const CordonLaunchRequest *request)
 {
@@ -245,6 +263,8 @@ build_argv (const CordonLaunchRequest *request)
   g_ptr_array_add (argv, g_strdup ("--"));
   g_ptr_array_add (argv, g_strdup (CORDON_EXEC_SANDBOX_PATH));
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_READY));
+  g_ptr_array_add (argv, g_strdup (CORDON_EXEC_ARG_RLIMITS));
+  g_ptr_array_add (argv, rlimits_arg (request->plan));
   if (request->verify_spec != NULL)
     {
       g_ptr_array_add (argv, g_strdup (CORDON_EXEC_ARG_VERIFY));

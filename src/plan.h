@@ -86,6 +86,18 @@ typedef struct
   char *reason;
 } CordonSkip;
 
+/* The rlimits cordon-exec sets, soft and hard, before anything of the
+ * sandbox runs ([limits] file-size, open-files, core). */
+typedef enum { CORDON_RLIMIT_FSIZE, CORDON_RLIMIT_NOFILE, CORDON_RLIMIT_CORE, CORDON_RLIMIT_MAX } CordonRlimitKind;
+
+typedef struct
+{
+  gboolean set;
+  guint64 value;
+  CordonKey key;
+  CordonLocation rule;        /* file NULL for a default (core=0) */
+} CordonRlimit;
+
 typedef struct
 {
   char *name;
@@ -110,6 +122,7 @@ typedef struct
   CordonProcFallback proc_fallback;
   guint64 timeout;
   guint64 scratch;            /* [limits] scratch: bytes of each tmpfs, 0 for no limit */
+  CordonRlimit rlimits[CORDON_RLIMIT_MAX];
   CordonSeccompProfile seccomp;
   GPtrArray *seccomp_allow;   /* system call names taken out of the profile */
   GPtrArray *seccomp_deny;    /* system call names refused beyond it */

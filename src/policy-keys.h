@@ -63,6 +63,12 @@
      "seconds before the sandbox is killed; 0 for none") \
   K (LIMITS_SCRATCH, "limits", "scratch", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 40, \
      "the size of each tmpfs the policy makes, and of /dev/shm") \
+  K (LIMITS_FILE_SIZE, "limits", "file-size", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 50, \
+     "the largest file a sandbox process may write (RLIMIT_FSIZE)") \
+  K (LIMITS_OPEN_FILES, "limits", "open-files", FALSE, UINT, NULL, 0, 1 << 20, \
+     "the fds a sandbox process may hold open (RLIMIT_NOFILE)") \
+  K (LIMITS_CORE, "limits", "core", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 40, \
+     "the largest core dump (RLIMIT_CORE); 0 for none") \
   K (SECCOMP_PROFILE, "seccomp", "profile", FALSE, ENUM, CORDON_WORDS ("default", "none", "strict"), \
      CORDON_SECCOMP_DEFAULT, 0, "the system-call filter of the sandbox") \
   K (SECCOMP_ALLOW, "seccomp", "allow", TRUE, SYSCALL, NULL, 0, 0, \

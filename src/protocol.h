@@ -64,6 +64,9 @@ typedef enum
 #define CORDON_KEEPER_LEAVE "leave"     /* cordon gone: a released sandbox may outlive it */
 #define CORDON_KEEPER_ARG_STAGE "--stage"
 #define CORDON_EXEC_ARG_VERIFY "--verify"
+/* cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE] ...: each a number
+ * (soft and hard limit both), or "-" to leave it. */
+#define CORDON_EXEC_ARG_RLIMITS "--rlimits"
 
 /* cordon's one byte to the keeper: the sandbox is released, and may be
  * left running should cordon go (a policy's die-with-parent=false). */
@@ -151,6 +154,7 @@ typedef enum
   CORDON_CHECK_OUTSIDE_PROC_SYS,
   CORDON_CHECK_OUTSIDE_IDENTITY,
   CORDON_CHECK_OUTSIDE_SCRATCH,
+  CORDON_CHECK_OUTSIDE_RLIMITS,
   CORDON_CHECK_MAX
 } CordonCheckId;
 

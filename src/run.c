@@ -586,8 +586,8 @@ fail_launch (CordonRun *run)
 
   if (run->result.keyring_errno != 0)
     {
-      msg = g_strdup_printf ("the sandbox could not join a fresh session keyring or set "
-                             "no_new_privs: %s", g_strerror (run->result.keyring_errno));
+      msg = g_strdup_printf ("the sandbox could not join a fresh session keyring, set "
+                             "no_new_privs or its rlimits: %s", g_strerror (run->result.keyring_errno));
       return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, msg);
     }
   cause = cordon_probe_classify (&req, TRUE);

@@ -45,6 +45,7 @@ struct _CordonVerify
   gboolean switched;        /* a root caller's sandbox, run as host_uid: no supplementary group, root's user namespace */
   CordonProcMode proc_mode;
   guint64 scratch;          /* [limits] scratch: the size of each tmpfs, or 0 */
+  CordonRlimit rlimits[CORDON_RLIMIT_MAX];
   GPtrArray *scratch_points;/* the sized tmpfs mounts */
 };
 
@@ -216,6 +217,23 @@ add_scratch_check (CordonVerify *v,
   add_fixed_check (v, CORDON_CHECK_OUTSIDE_SCRATCH, "", rule);
 }
 
+/* The rlimits cordon-exec set, read back from /proc/HELPER/limits; the
+ * rule is the first limit the policy names (core=0 is a default). */
+static void
+add_rlimits_check (CordonVerify *v,
+                   const CordonPlan *plan)
+{
+  CordonCheck *c = add_fixed_check (v, CORDON_CHECK_OUTSIDE_RLIMITS, "", NULL);
+
+  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
+    if (plan->rlimits[i].set && plan->rlimits[i].rule.file != NULL)
+      {
+        c->key = plan->rlimits[i].key;
+        c->rule = plan->rlimits[i].rule;
+        break;
+      }
+}
+
 static void
 add_outside_identity_checks (CordonVerify *v,
                              const CordonPlan *plan)
@@ -233,6 +251,7 @@ add_outside_identity_checks (CordonVerify *v,
   c->key = CORDON_KEY_IDENTITY_HOST_USER;
   c->rule = plan->identity_rule;
   add_scratch_check (v, plan);
+  add_rlimits_check (v, plan);
 }
 
 /* Under the host's /proc: cordon's own entries must be closed to the
@@ -413,6 +432,7 @@ cordon_verify_new (const CordonPlan *plan,
   v->switched = plan->switch_identity;
   v->proc_mode = plan->proc_mode;
   v->scratch = plan->scratch;
+  memcpy (v->rlimits, plan->rlimits, sizeof v->rlimits);
   v->scratch_points = g_ptr_array_new_with_free_func (g_free);
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
@@ -812,6 +832,61 @@ scratch_problem (CordonVerify *v,
   return NULL;
 }
 
+/* "Max open files   64   64   files": soft and hard, or FALSE. */
+static gboolean
+limit_of (const char *limits,
+          const char *name,
+          guint64 *out_soft,
+          guint64 *out_hard)
+{
+  const char *line = limits != NULL ? strstr (limits, name) : NULL;
+  g_auto(GStrv) f = NULL;
+
+  if (line == NULL || (line != limits && line[-1] != '\n'))
+    return FALSE;
+  f = g_strsplit_set (line + strlen (name), " \n", -1);
+  for (guint i = 0, n = 0; f[i] != NULL && n < 2; i++)
+    if (f[i][0] != '\0')
+      {
+        guint64 v = g_str_equal (f[i], "unlimited") ? G_MAXUINT64 : g_ascii_strtoull (f[i], NULL, 10);
+
+        *(n++ == 0 ? out_soft : out_hard) = v;
+        if (n == 2)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static char *
+rlimits_problem (CordonVerify *v,
+                 pid_t helper)
+{
+  static const char * const names[CORDON_RLIMIT_MAX] = {
+    "Max file size", "Max open files", "Max core file size",
+  };
+  g_autofree char *limits = cordon_proc_read (helper, "limits", NULL);
+
+  if (limits == NULL)
+    return g_strdup_printf ("cannot read /proc/%d/limits", (int) helper);
+  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
+    {
+      guint64 soft = 0, hard = 0;
+      g_autofree char *s = NULL, *h = NULL;
+
+      if (!v->rlimits[i].set)
+        continue;
+      if (!limit_of (limits, names[i], &soft, &hard))
+        return g_strdup_printf ("no \"%s\" in /proc/%d/limits", names[i], (int) helper);
+      if (soft == v->rlimits[i].value && hard == v->rlimits[i].value)
+        continue;
+      s = soft == G_MAXUINT64 ? g_strdup ("unlimited") : g_strdup_printf ("%" G_GUINT64_FORMAT, soft);
+      h = hard == G_MAXUINT64 ? g_strdup ("unlimited") : g_strdup_printf ("%" G_GUINT64_FORMAT, hard);
+      return g_strdup_printf ("%s is %s (soft), %s (hard), not %" G_GUINT64_FORMAT, names[i], s, h,
+                              v->rlimits[i].value);
+    }
+  return NULL;
+}
+
 static void
 outside_result (CordonVerify *v,
                 CordonCheckId check,
@@ -852,6 +927,7 @@ cordon_verify_outside (CordonVerify *v,
     outside_result (v, CORDON_CHECK_OUTSIDE_PROC_SYS, proc_sys_problem (v, mounts));
   if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_SCRATCH].id) != NULL)
     outside_result (v, CORDON_CHECK_OUTSIDE_SCRATCH, scratch_problem (v, mounts));
+  outside_result (v, CORDON_CHECK_OUTSIDE_RLIMITS, rlimits_problem (v, helper));
 }
 
 static char *

@@ -1516,6 +1516,37 @@ test_compile_keeps_one_dev_shm_the_policy_names (void **state)
                     CORDON_KEY_FS_TMPFS);
 }
 
+/* [limits] file-size, open-files, core: set where named, core 0 always. */
+static void
+test_compile_sets_the_rlimits_the_policy_names_and_core_0 (void **state)
+{
+  g_autoptr(CordonPlan) set = fixture_compile_ok (*state, "[limits]\nfile-size=1M\nopen-files=64\ncore=2M\n");
+  g_autoptr(CordonPlan) none = fixture_compile_ok (*state, "[limits]\ntimeout=5\n");
+
+  assert_true (set->rlimits[CORDON_RLIMIT_FSIZE].set);
+  assert_int_equal (set->rlimits[CORDON_RLIMIT_FSIZE].value, 1 << 20);
+  assert_int_equal (set->rlimits[CORDON_RLIMIT_FSIZE].rule.line, 2);
+  assert_int_equal (set->rlimits[CORDON_RLIMIT_NOFILE].value, 64);
+  assert_int_equal (set->rlimits[CORDON_RLIMIT_CORE].value, 2 << 20);
+  assert_false (none->rlimits[CORDON_RLIMIT_FSIZE].set);
+  assert_false (none->rlimits[CORDON_RLIMIT_NOFILE].set);
+  assert_true (none->rlimits[CORDON_RLIMIT_CORE].set);
+  assert_int_equal (none->rlimits[CORDON_RLIMIT_CORE].value, 0);
+  assert_null (none->rlimits[CORDON_RLIMIT_CORE].rule.file);
+}
+
+static void
+test_compile_refuses_fewer_open_files_than_the_helper_needs (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = fixture_compile_text (*state, "[limits]\nopen-files=15\n", &error);
+  g_autoptr(CordonPlan) least = fixture_compile_ok (*state, "[limits]\nopen-files=16\n");
+
+  assert_null (plan);
+  assert_non_null (strstr (error->message, ":2:12: [limits] open-files is at least 16"));
+  assert_int_equal (least->rlimits[CORDON_RLIMIT_NOFILE].value, 16);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
@@ -1609,6 +1640,8 @@ main (void)
     T (test_compile_sizes_nothing_without_scratch),
     T (test_compile_refuses_scratch_0_which_tmpfs_takes_for_no_limit),
     T (test_compile_keeps_one_dev_shm_the_policy_names),
+    T (test_compile_sets_the_rlimits_the_policy_names_and_core_0),
+    T (test_compile_refuses_fewer_open_files_than_the_helper_needs),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
