@@ -287,6 +287,38 @@ add_skipped (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+static void
+add_size (JsonBuilder *b,
+          const char *name,
+          gboolean set,
+          guint64 value)
+{
+  json_builder_set_member_name (b, name);
+  if (set)
+    json_builder_add_int_value (b, (gint64) value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* What the plan bounds ([limits]): each value, or null where none is. */
+static void
+add_limits (JsonBuilder *b,
+            const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "limits");
+  if (plan == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_size (b, "scratch", plan->scratch > 0, plan->scratch);
+  add_size (b, "file_size", plan->rlimits[CORDON_RLIMIT_FSIZE].set, plan->rlimits[CORDON_RLIMIT_FSIZE].value);
+  add_size (b, "open_files", plan->rlimits[CORDON_RLIMIT_NOFILE].set, plan->rlimits[CORDON_RLIMIT_NOFILE].value);
+  add_size (b, "core", plan->rlimits[CORDON_RLIMIT_CORE].set, plan->rlimits[CORDON_RLIMIT_CORE].value);
+  json_builder_end_object (b);
+}
+
 static const char *
 outcome_name (CordonOutcome outcome)
 {
@@ -391,6 +423,7 @@ cordon_report_to_json (const CordonReport *report)
   add_masked (b, report->plan);
   add_skipped (b, report->plan);
   add_string_array (b, "abstract_sockets", report->plan != NULL ? report->plan->abstract_sockets : NULL);
+  add_limits (b, report->plan);
   add_verification (b, report->verify);
   add_run (b, report);
   add_failure (b, report);

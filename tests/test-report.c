@@ -235,7 +235,7 @@ test_report_lists_every_member_in_schema_order (void **state)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
                        "cordon_version,policy,overrides,probe,proc,degradations,identity,"
-                       "environment,masked,skipped,abstract_sockets,verification,child_pid,exit_status,signal,timed_out,"
+                       "environment,masked,skipped,abstract_sockets,limits,verification,child_pid,exit_status,signal,timed_out,"
                        "outcome,exec_errno,failure,durations_ms");
 }
 
@@ -431,6 +431,27 @@ test_report_without_a_plan_writes_null_environment_and_skipped (void **state)
   assert_member_null (root, "environment");
   assert_member_null (root, "masked");
   assert_member_null (root, "skipped");
+  assert_member_null (root, "limits");
+}
+
+/* [limits] as the plan has them: a value each, null where none is. */
+static void
+test_report_gives_the_limits_of_the_plan (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *limits;
+
+  f->plan->scratch = 64 << 20;
+  f->plan->rlimits[CORDON_RLIMIT_NOFILE].set = TRUE;
+  f->plan->rlimits[CORDON_RLIMIT_NOFILE].value = 64;
+  f->plan->rlimits[CORDON_RLIMIT_CORE].set = TRUE;
+  root = report_json (&f->report);
+  limits = member (root, "limits");
+  assert_member_int (limits, "scratch", 64 << 20);
+  assert_member_null (limits, "file_size");
+  assert_member_int (limits, "open_files", 64);
+  assert_member_int (limits, "core", 0);
 }
 
 static void
@@ -817,6 +838,7 @@ main (void)
     T (test_report_records_exec_errno_when_the_command_was_not_found),
     T (test_report_names_every_outcome),
     T (test_report_without_a_result_writes_null_run_members),
+    T (test_report_gives_the_limits_of_the_plan),
     T (test_report_gives_durations_in_milliseconds),
     T (test_report_writes_null_failure_when_the_run_did_not_fail),
     T (test_report_names_the_reason_and_message_of_a_failure),
