@@ -462,12 +462,19 @@ add_scratch (Compiler *c,
 
   if (it == NULL)
     return TRUE;
-  /* A tmpfs of size 0 is one of no limit. */
+  /* A tmpfs of size 0 is one of no limit (the parser refuses it too). */
   if (it->num == 0)
     {
       cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] scratch=0 would be no "
                            "limit (a tmpfs of size 0 has none): give a size such as 512M, or leave "
                            "the key out");
+      return FALSE;
+    }
+  /* bwrap: "The --size option is not permitted in setuid mode". */
+  if (c->options->share_user)
+    {
+      cordon_error_set_at (error, &it->loc, CORDON_ERROR_HOST, "[limits] scratch= cannot be met: a "
+                           "setuid bwrap refuses --size; use a bwrap without the setuid bit");
       return FALSE;
     }
   c->plan->scratch = (guint64) it->num;
@@ -478,6 +485,16 @@ add_scratch (Compiler *c,
       if (op->kind == CORDON_OP_TMPFS)
         op->size = c->plan->scratch;
       has_shm = has_shm || (op->kind == CORDON_OP_TMPFS && g_str_equal (op->dest, "/dev/shm"));
+      /* The host's /dev/shm bound writable has the host's size. */
+      if ((op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND) && g_str_equal (op->dest, "/dev/shm"))
+        {
+          g_autofree char *bind = cordon_location_to_string (&op->rule);
+
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] scratch= sizes "
+                               "/dev/shm, which %s binds from the host: give the sandbox a /dev/shm "
+                               "of its own, or leave scratch= out", bind);
+          return FALSE;
+        }
     }
   if (!has_shm)
     {
@@ -1176,10 +1193,14 @@ add_launch_ops (Compiler *c)
   if (c->facts->helper_path != NULL)
     cordon_plan_add_op (plan, CORDON_OP_HELPER_BIND, c->facts->helper_path, CORDON_EXEC_SANDBOX_PATH,
                         NULL, "cordon-exec, the helper that proves the denials and starts the command");
-  /* The last mount point in /dev is in: no file can be made there now. */
+  /* The last mount point in /dev is in: no file can be made there now;
+   * nor in the tmpfs bwrap makes the root of under root=minimal. */
   if (plan->scratch > 0)
     cordon_plan_add_op (plan, CORDON_OP_OPTION, "--remount-ro", "/dev", scalar_item (c, CORDON_KEY_LIMITS_SCRATCH),
                         "/dev read-only: the tmpfs bwrap makes there has no size");
+  if (plan->scratch > 0 && is_minimal_root (c))
+    cordon_plan_add_op (plan, CORDON_OP_OPTION, "--remount-ro", "/", scalar_item (c, CORDON_KEY_LIMITS_SCRATCH),
+                        "/ read-only: the tmpfs bwrap makes the minimal root of has no size");
   cordon_plan_add_op (plan, CORDON_OP_STATUS_FD, NULL, NULL, NULL,
                       "bwrap's status: the sandbox's first pid, its exit status")->fd = CORDON_BWRAP_FD_STATUS;
   /* Invariant 4: no nested user namespace, by bwrap too where it can

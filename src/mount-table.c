@@ -77,30 +77,6 @@ cordon_mount_table_parse (const char *text)
   return mounts;
 }
 
-/* Another mount over `m` at its point: one mounted on it, or one on the
- * same parent there mounted after it (the table lists them in order). */
-static gboolean
-is_covered (GPtrArray *mounts,
-            const CordonMount *m)
-{
-  gboolean after = FALSE;
-
-  for (guint j = 0; j < mounts->len; j++)
-    {
-      const CordonMount *o = g_ptr_array_index (mounts, j);
-
-      if (o == m)
-        {
-          after = TRUE;
-          continue;
-        }
-      if (g_str_equal (o->point, m->point)
-          && (o->parent == m->id || (after && o->parent == m->parent && m->parent != m->id)))
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static const CordonMount *
 by_id (GPtrArray *mounts,
        guint64 id)
@@ -111,62 +87,95 @@ by_id (GPtrArray *mounts,
   return NULL;
 }
 
-/* Seen at its point: nothing is mounted over it there, nor over any mount
- * it hangs from at that one's own point (a stack at one point is passed
- * through: its lower mounts are covered by the upper ones, as they
- * should be). A mount of the host under a recursive bind of / stays in
- * the table below the sandbox's own mount at its parent's point: that is
- * not the one seen. */
-static gboolean
-is_visible (GPtrArray *mounts,
-            const CordonMount *m)
+/* The mount on `parent` at `point` a lookup meets: of several there, the
+ * one mounted last (the table lists them in order). */
+static const CordonMount *
+child_at (GPtrArray *mounts,
+          const CordonMount *parent,
+          const char *point)
 {
-  if (is_covered (mounts, m))
-    return FALSE;
-  for (guint depth = 0; depth <= mounts->len; depth++)
-    {
-      const CordonMount *p = m->parent != m->id ? by_id (mounts, m->parent) : NULL;
+  const CordonMount *found = NULL;
 
-      if (p == NULL)
-        return TRUE;
-      if (!g_str_equal (p->point, m->point) && is_covered (mounts, p))
-        return FALSE;
-      m = p;
+  for (guint j = 0; j < mounts->len; j++)
+    {
+      const CordonMount *o = g_ptr_array_index (mounts, j);
+
+      if (o != parent && o->parent == parent->id && g_str_equal (o->point, point))
+        found = o;
     }
-  return FALSE;
+  return found;
 }
 
+/* The top of the stack `m` is in: what is mounted on it at its own
+ * point, and on that, and so on. */
+static const CordonMount *
+climb (GPtrArray *mounts,
+       const CordonMount *m)
+{
+  for (guint depth = 0; depth <= mounts->len; depth++)
+    {
+      const CordonMount *up = child_at (mounts, m, m->point);
+
+      if (up == NULL)
+        break;
+      m = up;
+    }
+  return m;
+}
+
+/* The mount a lookup of `path` (absolute, without symlinks) ends in, as
+ * the kernel walks it: from the root (the mount at / whose parent is not
+ * in the table), at each prefix of the path the mount on the current one
+ * there, if any, and the top of its stack. A mount the host made below a
+ * path the sandbox mounted over stays in the table, hanging from a mount
+ * the walk has left: it is never met. NULL without a root. */
+static const CordonMount *
+resolve (GPtrArray *mounts,
+         const char *path)
+{
+  const CordonMount *cur = NULL;
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr(GString) prefix = g_string_new (NULL);
+
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const CordonMount *m = g_ptr_array_index (mounts, i);
+
+      if (g_str_equal (m->point, "/") && (m->parent == m->id || by_id (mounts, m->parent) == NULL))
+        cur = m;
+    }
+  if (cur == NULL)
+    return NULL;
+  cur = climb (mounts, cur);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const CordonMount *c;
+
+      if (parts[i][0] == '\0')
+        continue;
+      g_string_append_printf (prefix, "/%s", parts[i]);
+      if ((c = child_at (mounts, cur, prefix->str)) != NULL)
+        cur = climb (mounts, c);
+    }
+  return cur;
+}
+
+/* The mount a lookup meets at `point`, when one is mounted there. */
 const CordonMount *
 cordon_mount_table_top_at (GPtrArray *mounts,
                            const char *point)
 {
-  for (guint i = 0; i < mounts->len; i++)
-    {
-      const CordonMount *m = g_ptr_array_index (mounts, i);
+  const CordonMount *m = resolve (mounts, point);
 
-      if (g_str_equal (m->point, point) && is_visible (mounts, m))
-        return m;
-    }
-  return NULL;
+  return m != NULL && g_str_equal (m->point, point) ? m : NULL;
 }
 
-/* The mount a lookup of `path` (absolute, without symlinks) ends in: the
- * one on top at the deepest mount point on its way. */
+/* The mount a lookup of `path` (absolute, without symlinks) ends in. */
 const CordonMount *
 cordon_mount_table_holding (GPtrArray *mounts,
                             const char *path)
 {
-  const char *deepest = NULL;
-
-  for (guint i = 0; i < mounts->len; i++)
-    {
-      const CordonMount *m = g_ptr_array_index (mounts, i);
-
-      if (cordon_path_is_ancestor (m->point, path, TRUE)
-          && (deepest == NULL || strlen (m->point) > strlen (deepest)))
-        deepest = m->point;
-    }
-  return deepest != NULL ? cordon_mount_table_top_at (mounts, deepest) : NULL;
+  return resolve (mounts, path);
 }
 
 /* Where `path`, below `mount`'s point, lies in the mount's file system. */

@@ -415,6 +415,13 @@ check_size (ParseState *st,
       return FALSE;
     }
   n = g_ascii_strtoull (text, NULL, 10);
+  /* A tmpfs of size 0 is one of no limit. */
+  if (n == 0 && info->key == CORDON_KEY_LIMITS_SCRATCH)
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1), "[limits] scratch=0 would be no "
+               "limit (a tmpfs of size 0 has none): give a size such as 512M, or leave the key out");
+      return FALSE;
+    }
   if (n > ((guint64) info->max_value >> shift))
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1), "[%s] %s is at most %" G_GINT64_FORMAT "G",

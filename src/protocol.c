@@ -71,6 +71,6 @@ const CordonCheckInfo cordon_checks[CORDON_CHECK_MAX] = {
   [CORDON_CHECK_OUTSIDE_MASKS] = { "outside-masks", "seen from outside: every mask is mounted" },
   [CORDON_CHECK_OUTSIDE_PROC_SYS] = { "outside-proc-sys", "seen from outside: mounted read-only" },
   [CORDON_CHECK_OUTSIDE_IDENTITY] = { "outside-identity", NULL },
-  [CORDON_CHECK_OUTSIDE_SCRATCH] = { "outside-scratch", "seen from outside: every scratch tmpfs is of its size, /dev read-only" },
+  [CORDON_CHECK_OUTSIDE_SCRATCH] = { "outside-scratch", "seen from outside: every scratch tmpfs is of its size, /dev and / read-only" },
   [CORDON_CHECK_OUTSIDE_RLIMITS] = { "outside-rlimits", "seen from outside: the helper's file-size, open-files and core limits are the policy's" },
 };

@@ -211,7 +211,7 @@ add_scratch_check (CordonVerify *v,
 
       if (op->kind == CORDON_OP_TMPFS && op->size > 0)
         g_ptr_array_add (v->scratch_points, g_strdup (op->dest));
-      if (op->kind == CORDON_OP_OPTION && g_strcmp0 (op->dest, "/dev") == 0)
+      if (op->kind == CORDON_OP_OPTION && rule == NULL && g_strcmp0 (op->dest, "/dev") == 0)
         rule = op;
     }
   add_fixed_check (v, CORDON_CHECK_OUTSIDE_SCRATCH, "", rule);
@@ -250,7 +250,6 @@ add_outside_identity_checks (CordonVerify *v,
   c = add_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_IDENTITY].id, "", expect, NULL);
   c->key = CORDON_KEY_IDENTITY_HOST_USER;
   c->rule = plan->identity_rule;
-  add_scratch_check (v, plan);
   add_rlimits_check (v, plan);
 }
 
@@ -443,6 +442,7 @@ cordon_verify_new (const CordonPlan *plan,
   add_environment (v, plan, facts, command);
   add_fixed_checks (v, plan);
   add_outside_identity_checks (v, plan);
+  add_scratch_check (v, plan);
   return v;
 }
 
@@ -811,8 +811,9 @@ static char *
 scratch_problem (CordonVerify *v,
                  GPtrArray *mounts)
 {
-  guint64 most = (v->scratch + 4095) & ~(guint64) 4095;
-  const CordonMount *dev;
+  guint64 page = (guint64) sysconf (_SC_PAGESIZE);
+  guint64 most = (v->scratch + page - 1) / page * page;
+  const CordonMount *dev, *root;
 
   if (mounts == NULL)
     return g_strdup ("cannot read the sandbox's mountinfo");
@@ -823,12 +824,18 @@ scratch_problem (CordonVerify *v,
 
       if (top == NULL || !g_str_equal (top->fstype, "tmpfs"))
         return g_strdup_printf ("%s is not a tmpfs", point);
-      if (top->size == 0 || top->size > most)
+      if (top->size == 0)
+        return g_strdup_printf ("%s has no size (no limit)", point);
+      if (top->size > most)
         return g_strdup_printf ("%s holds %" G_GUINT64_FORMAT " bytes, not at most %" G_GUINT64_FORMAT,
                                 point, top->size, v->scratch);
     }
   if ((dev = cordon_mount_table_top_at (mounts, "/dev")) == NULL || !dev->ro)
     return g_strdup ("/dev is not mounted read-only");
+  /* The root: a read-only bind of the host's, or bwrap's tmpfs under
+   * root=minimal, made read-only. */
+  if ((root = cordon_mount_table_top_at (mounts, "/")) == NULL || !root->ro)
+    return g_strdup ("/ is not mounted read-only");
   return NULL;
 }
 

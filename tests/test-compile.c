@@ -1494,7 +1494,13 @@ static void
 test_compile_refuses_scratch_0_which_tmpfs_takes_for_no_limit (void **state)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(CordonPlan) plan = fixture_compile_text (*state, "[limits]\nscratch=0\n", &error);
+  g_autoptr(CordonPolicy) policy = fixture_load_text ("[limits]\nscratch=1\n", NULL, NULL);
+  CordonLocation at = { g_intern_string ("p.policy"), 2, 9 };
+  g_autoptr(CordonPlan) plan = NULL;
+
+  /* The parser refuses scratch=0; compile does too, should one come. */
+  cordon_policy_set (policy, cordon_item_new (CORDON_KEY_LIMITS_SCRATCH, "0", 0, &at));
+  plan = fixture_compile (*state, policy, &error);
 
   assert_null (plan);
   assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
@@ -1545,6 +1551,47 @@ test_compile_refuses_fewer_open_files_than_the_helper_needs (void **state)
   assert_null (plan);
   assert_non_null (strstr (error->message, ":2:12: [limits] open-files is at least 16"));
   assert_int_equal (least->rlimits[CORDON_RLIMIT_NOFILE].value, 16);
+}
+
+/* bwrap: "The --size option is not permitted in setuid mode". */
+static void
+test_compile_refuses_scratch_for_a_setuid_bwrap (void **state)
+{
+  const CordonCompileOptions setuid = { .share_user = TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = fixture_load_text ("[limits]\nscratch=1M\n", NULL, NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  cordon_host_facts_scan_policy (((FixtureHost *) *state)->facts, policy);
+  plan = cordon_compile_with (policy, ((FixtureHost *) *state)->facts, &setuid, &error);
+  assert_null (plan);
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_HOST));
+  assert_non_null (strstr (error->message, ":2:9: [limits] scratch= cannot be met: a setuid bwrap refuses --size"));
+}
+
+static void
+test_compile_refuses_scratch_over_the_host_s_dev_shm (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_dir (*state, "/dev/shm");
+  plan = fixture_compile_text (*state, "[filesystem]\nwritable=/dev/shm\n[limits]\nscratch=1M\n", &error);
+  assert_null (plan);
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_POLICY));
+  assert_non_null (strstr (error->message, ":4:9: [limits] scratch= sizes /dev/shm, which "));
+  assert_non_null (strstr (error->message, ":2:10 binds from the host"));
+}
+
+static void
+test_compile_makes_a_minimal_root_read_only_under_scratch (void **state)
+{
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n[limits]\nscratch=1M\n");
+  g_autoptr(CordonPlan) ro = fixture_compile_ok (*state, "[limits]\nscratch=1M\n");
+
+  assert_true (find_op (plan, CORDON_OP_OPTION, "/") > find_op (plan, CORDON_OP_OPTION, "/dev"));
+  /* A read-only root bind needs none. */
+  assert_int_equal (find_op (ro, CORDON_OP_OPTION, "/"), -1);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
@@ -1640,6 +1687,9 @@ main (void)
     T (test_compile_sizes_nothing_without_scratch),
     T (test_compile_refuses_scratch_0_which_tmpfs_takes_for_no_limit),
     T (test_compile_keeps_one_dev_shm_the_policy_names),
+    T (test_compile_refuses_scratch_for_a_setuid_bwrap),
+    T (test_compile_refuses_scratch_over_the_host_s_dev_shm),
+    T (test_compile_makes_a_minimal_root_read_only_under_scratch),
     T (test_compile_sets_the_rlimits_the_policy_names_and_core_0),
     T (test_compile_refuses_fewer_open_files_than_the_helper_needs),
   };

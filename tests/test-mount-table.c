@@ -108,7 +108,7 @@ test_mount_table_inner_path_places_a_path_in_its_file_system (void **state)
  * mounted after it on the same parent): the later is on top. */
 static const char sandbox[] =
   "60 59 8:1 / / ro,relatime - ext4 /dev/sda1 rw\n"
-  "61 60 0:5 / /dev ro,nosuid - devtmpfs udev rw,size=8g\n"
+  "61 60 0:5 / /dev ro,nosuid - devtmpfs udev rw,size=8g,nr_inodes=1\n"
   "62 61 0:25 / /dev/shm ro,nosuid - tmpfs tmpfs rw\n"
   "63 60 0:22 / /proc ro,nosuid - proc proc rw\n"
   "70 61 0:90 / /dev ro,nosuid - tmpfs tmpfs rw,mode=755\n"
@@ -147,6 +147,34 @@ test_mount_table_reads_the_file_system_type_and_a_tmpfs_size (void **state)
   assert_int_equal (((CordonMount *) g_ptr_array_index (mounts, 1))->size, G_GUINT64_CONSTANT (8) << 30);
 }
 
+/* A cover at a path between: the host's /tmp (107) with a tmpfs at
+ * /tmp/twd (127) under it; the sandbox's /tmp (139, on 107) and its own
+ * /tmp/twd (142, on 139). And a hidden host mount holding nothing: the
+ * host's /dev/shm (62) under a /dev (61) the sandbox covered (70). */
+static const char between[] =
+  "100 99 8:1 / / ro - ext4 /dev/sda1 rw\n"
+  "107 100 0:30 / /tmp ro - tmpfs tmpfs rw\n"
+  "127 107 0:31 / /tmp/twd ro - tmpfs tmpfs rw,size=204800k\n"
+  "139 107 0:40 / /tmp rw - tmpfs tmpfs rw\n"
+  "142 139 0:41 / /tmp/twd rw - tmpfs tmpfs rw,size=32768k\n"
+  "61 100 0:5 / /dev ro - devtmpfs udev rw\n"
+  "62 61 0:25 / /dev/shm ro - tmpfs tmpfs rw\n"
+  "70 61 0:90 / /dev rw - tmpfs tmpfs rw\n";
+
+static void
+test_mount_table_walks_a_path_as_the_kernel_does (void **state)
+{
+  g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (between);
+
+  assert_int_equal (cordon_mount_table_top_at (mounts, "/tmp/twd")->id, 142);
+  assert_int_equal (cordon_mount_table_holding (mounts, "/tmp/twd/x")->id, 142);
+  assert_int_equal (cordon_mount_table_holding (mounts, "/tmp/y")->id, 139);
+  /* Nothing the sandbox sees is mounted at /dev/shm: it is /dev's. */
+  assert_null (cordon_mount_table_top_at (mounts, "/dev/shm"));
+  assert_int_equal (cordon_mount_table_holding (mounts, "/dev/shm/sock")->id, 70);
+  assert_int_equal (cordon_mount_table_holding (mounts, "/etc/passwd")->id, 100);
+}
+
 int
 main (void)
 {
@@ -159,6 +187,7 @@ main (void)
     cmocka_unit_test (test_mount_table_inner_path_places_a_path_in_its_file_system),
     cmocka_unit_test (test_mount_table_sees_past_what_the_host_mounted_below),
     cmocka_unit_test (test_mount_table_reads_the_file_system_type_and_a_tmpfs_size),
+    cmocka_unit_test (test_mount_table_walks_a_path_as_the_kernel_does),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -639,7 +639,7 @@ test_parse_reads_a_size_in_bytes_or_units (void **state)
 {
   const struct { const char *text; gint64 bytes; } sizes[] = {
     { "4096", 4096 }, { "512K", 512 << 10 }, { "64m", 64 << 20 }, { "2G", G_GINT64_CONSTANT (2) << 30 },
-    { "1T", G_GINT64_CONSTANT (1) << 40 }, { "0", 0 },
+    { "1T", G_GINT64_CONSTANT (1) << 40 }, { "3", 3 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -672,6 +672,18 @@ test_parse_reports_what_is_no_size_at_the_bad_character (void **state)
       expect_error (diags, msg, 2, bad[i].col);
       assert_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_SCRATCH));
     }
+}
+
+/* A tmpfs of size 0 is one of no limit: scratch=0 is no scratch. */
+static void
+test_parse_refuses_scratch_0 (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[limits]\nscratch=0\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "[limits] scratch=0 would be no limit (a tmpfs of size 0 has none): give a size "
+                       "such as 512M, or leave the key out", 2, 9);
 }
 
 static void
@@ -1454,6 +1466,7 @@ main (void)
     cmocka_unit_test (test_parse_reads_a_size_in_bytes_or_units),
     cmocka_unit_test (test_parse_reports_what_is_no_size_at_the_bad_character),
     cmocka_unit_test (test_parse_reports_a_size_past_the_key_s_most),
+    cmocka_unit_test (test_parse_refuses_scratch_0),
     cmocka_unit_test (test_parse_accepts_the_largest_timeout),
     cmocka_unit_test (test_parse_reports_unknown_variable_at_its_dollar),
     cmocka_unit_test (test_parse_reports_unknown_variable_in_env_set_value),
