@@ -1116,6 +1116,33 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiler, compiler_clear)
 /* [limits] file-size, open-files and core: set wherever named, and core
  * to 0 where not (a dump in the workdir is memory of the sandbox's the
  * host would find after the run). */
+/* [limits] pids= is RLIMIT_NPROC here, which the kernel counts per user
+ * of a user namespace: it bounds the sandbox where the sandbox has a
+ * user namespace of its own and does not run as the host's root (uid 0
+ * of the host is exempt from it). Elsewhere it is refused by name, not
+ * left to bound nothing, or the caller's other processes too. */
+static gboolean
+pids_can_be_met (Compiler *c,
+                 const CordonItem *it,
+                 GError **error)
+{
+  const char *why = NULL;
+
+  if (it->num < 8)
+    why = "is at least 8 (bwrap's, cordon's helper's and its checks' processes come first)";
+  else if (!(c->plan->namespaces & CORDON_NS_USER))
+    why = "cannot be met without a user namespace of the sandbox's own (the count would be the "
+          "host user's, its other processes too): unshare user, or use a bwrap without the setuid bit";
+  else if (c->plan->host_root || (c->facts->uid == 0 && !c->plan->switch_identity))
+    why = "cannot be met for a sandbox that runs as host root (the process limit does not bind "
+          "uid 0): leave host-user= at its default";
+  if (why == NULL)
+    return TRUE;
+  cordon_error_set_at (error, &it->loc, why[0] == 'i' ? CORDON_ERROR_POLICY : CORDON_ERROR_HOST,
+                       "[limits] pids %s", why);
+  return FALSE;
+}
+
 static gboolean
 add_rlimits (Compiler *c,
              GError **error)
@@ -1124,6 +1151,7 @@ add_rlimits (Compiler *c,
     [CORDON_RLIMIT_FSIZE] = CORDON_KEY_LIMITS_FILE_SIZE,
     [CORDON_RLIMIT_NOFILE] = CORDON_KEY_LIMITS_OPEN_FILES,
     [CORDON_RLIMIT_CORE] = CORDON_KEY_LIMITS_CORE,
+    [CORDON_RLIMIT_NPROC] = CORDON_KEY_LIMITS_PIDS,
   };
 
   for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
@@ -1143,6 +1171,8 @@ add_rlimits (Compiler *c,
                                "least 16 (cordon's helper holds and opens fds of its own first)");
           return FALSE;
         }
+      if (i == CORDON_RLIMIT_NPROC && it != NULL && !pids_can_be_met (c, it, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -1265,8 +1295,9 @@ cordon_compile_with (const CordonPolicy *policy,
   if (!add_mounts (&c, error))
     return NULL;
   add_protected_dirs (&c);
-  if (!add_masks (&c, error) || !add_chdir (&c, error) || !add_rlimits (&c, error)
-      || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error))
+  if (!add_masks (&c, error) || !add_chdir (&c, error)
+      || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error)
+      || !add_rlimits (&c, error))
     return NULL;
   add_settings (&c);
   add_launch_ops (&c);

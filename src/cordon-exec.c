@@ -2,7 +2,7 @@
 /* cordon-exec: the sandbox's first program, bound read-only at
  * /dev/.cordon-exec.
  *
- *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE] [--verify SPEC_FD GO_FD] COMMAND [ARG...]
+ *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--verify SPEC_FD GO_FD] COMMAND [ARG...]
  *
  * bwrap reports no difference between a command that exits 1 and a
  * sandbox that could not be set up, nor between "not found" and "not
@@ -128,12 +128,12 @@ verify (int status_fd,
   return go == CORDON_EXEC_GO;
 }
 
-/* "FSIZE,NOFILE,CORE", each a number or "-": set, soft and hard. 0, or
+/* "FSIZE,NOFILE,CORE,NPROC", each a number or "-": set, soft and hard. 0, or
  * -1 with errno (EINVAL for a malformed list). */
 static int
 set_rlimits (const char *list)
 {
-  static const int resources[] = { RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE };
+  static const int resources[] = { RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_CORE, RLIMIT_NPROC };
   const char *p = list;
 
   for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++)
@@ -166,7 +166,7 @@ main (int argc,
 
   if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
-      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE] [--verify SPEC_FD GO_FD] "
+      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--verify SPEC_FD GO_FD] "
              "COMMAND [ARG...]\n", stderr);
       return 125;
     }

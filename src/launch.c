@@ -216,7 +216,7 @@ cordon_launch_read_keeper_word (int fd,
   return FALSE;
 }
 
-/* The plan's rlimits as cordon-exec takes them: FSIZE,NOFILE,CORE. */
+/* The plan's rlimits as cordon-exec takes them: FSIZE,NOFILE,CORE,NPROC. */
 static char *
 rlimits_arg (const CordonPlan *plan)
 {

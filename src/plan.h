@@ -88,7 +88,14 @@ typedef struct
 
 /* The rlimits cordon-exec sets, soft and hard, before anything of the
  * sandbox runs ([limits] file-size, open-files, core). */
-typedef enum { CORDON_RLIMIT_FSIZE, CORDON_RLIMIT_NOFILE, CORDON_RLIMIT_CORE, CORDON_RLIMIT_MAX } CordonRlimitKind;
+typedef enum
+{
+  CORDON_RLIMIT_FSIZE,
+  CORDON_RLIMIT_NOFILE,
+  CORDON_RLIMIT_CORE,
+  CORDON_RLIMIT_NPROC,        /* [limits] pids: counted in the sandbox's own user namespace */
+  CORDON_RLIMIT_MAX
+} CordonRlimitKind;
 
 typedef struct
 {

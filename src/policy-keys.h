@@ -69,6 +69,8 @@
      "the fds a sandbox process may hold open (RLIMIT_NOFILE)") \
   K (LIMITS_CORE, "limits", "core", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 40, \
      "the largest core dump (RLIMIT_CORE); 0 for none") \
+  K (LIMITS_PIDS, "limits", "pids", FALSE, UINT, NULL, 0, 1 << 22, \
+     "the processes and threads the sandbox may hold at once") \
   K (SECCOMP_PROFILE, "seccomp", "profile", FALSE, ENUM, CORDON_WORDS ("default", "none", "strict"), \
      CORDON_SECCOMP_DEFAULT, 0, "the system-call filter of the sandbox") \
   K (SECCOMP_ALLOW, "seccomp", "allow", TRUE, SYSCALL, NULL, 0, 0, \

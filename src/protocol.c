@@ -72,5 +72,5 @@ const CordonCheckInfo cordon_checks[CORDON_CHECK_MAX] = {
   [CORDON_CHECK_OUTSIDE_PROC_SYS] = { "outside-proc-sys", "seen from outside: mounted read-only" },
   [CORDON_CHECK_OUTSIDE_IDENTITY] = { "outside-identity", NULL },
   [CORDON_CHECK_OUTSIDE_SCRATCH] = { "outside-scratch", "seen from outside: every scratch tmpfs is of its size, /dev and / read-only" },
-  [CORDON_CHECK_OUTSIDE_RLIMITS] = { "outside-rlimits", "seen from outside: the helper's file-size, open-files and core limits are the policy's" },
+  [CORDON_CHECK_OUTSIDE_RLIMITS] = { "outside-rlimits", "seen from outside: the helper's file-size, open-files, core and pids limits are the policy's" },
 };

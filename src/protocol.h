@@ -64,7 +64,7 @@ typedef enum
 #define CORDON_KEEPER_LEAVE "leave"     /* cordon gone: a released sandbox may outlive it */
 #define CORDON_KEEPER_ARG_STAGE "--stage"
 #define CORDON_EXEC_ARG_VERIFY "--verify"
-/* cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE] ...: each a number
+/* cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] ...: each a number
  * (soft and hard limit both), or "-" to leave it. */
 #define CORDON_EXEC_ARG_RLIMITS "--rlimits"
 

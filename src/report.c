@@ -316,6 +316,7 @@ add_limits (JsonBuilder *b,
   add_size (b, "file_size", plan->rlimits[CORDON_RLIMIT_FSIZE].set, plan->rlimits[CORDON_RLIMIT_FSIZE].value);
   add_size (b, "open_files", plan->rlimits[CORDON_RLIMIT_NOFILE].set, plan->rlimits[CORDON_RLIMIT_NOFILE].value);
   add_size (b, "core", plan->rlimits[CORDON_RLIMIT_CORE].set, plan->rlimits[CORDON_RLIMIT_CORE].value);
+  add_size (b, "pids", plan->rlimits[CORDON_RLIMIT_NPROC].set, plan->rlimits[CORDON_RLIMIT_NPROC].value);
   json_builder_end_object (b);
 }
 

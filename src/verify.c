@@ -869,7 +869,7 @@ rlimits_problem (CordonVerify *v,
                  pid_t helper)
 {
   static const char * const names[CORDON_RLIMIT_MAX] = {
-    "Max file size", "Max open files", "Max core file size",
+    "Max file size", "Max open files", "Max core file size", "Max processes",
   };
   g_autofree char *limits = cordon_proc_read (helper, "limits", NULL);
 

@@ -1594,6 +1594,39 @@ test_compile_makes_a_minimal_root_read_only_under_scratch (void **state)
   assert_int_equal (find_op (ro, CORDON_OP_OPTION, "/"), -1);
 }
 
+/* [limits] pids= is RLIMIT_NPROC: only where it binds the sandbox. */
+static void
+test_compile_bounds_pids_in_the_sandbox_s_own_user_namespace (void **state)
+{
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[namespaces]\nunshare=user;pid\n[limits]\npids=100\n");
+  g_autoptr(GError) few = NULL, shared = NULL;
+  g_autoptr(CordonPlan) a = fixture_compile_text (*state, "[namespaces]\nunshare=user\n[limits]\npids=7\n", &few);
+  g_autoptr(CordonPlan) b = fixture_compile_text (*state, "[namespaces]\nunshare=pid\n[limits]\npids=100\n", &shared);
+
+  assert_true (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+  assert_int_equal (plan->rlimits[CORDON_RLIMIT_NPROC].value, 100);
+  assert_null (a);
+  assert_true (g_error_matches (few, CORDON_ERROR, CORDON_ERROR_POLICY));
+  assert_non_null (strstr (few->message, ":4:6: [limits] pids is at least 8"));
+  assert_null (b);
+  assert_true (g_error_matches (shared, CORDON_ERROR, CORDON_ERROR_HOST));
+  assert_non_null (strstr (shared->message, "without a user namespace of the sandbox's own"));
+}
+
+static void
+test_compile_refuses_pids_for_a_sandbox_of_host_root (void **state)
+{
+  FixtureHost *root = fixture_host_new (0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = fixture_compile_text (root, "[namespaces]\nunshare=user;pid\n[limits]\npids=100\n"
+                                                           "[identity]\nhost-user=root\n", &error);
+
+  assert_null (plan);
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_HOST));
+  assert_non_null (strstr (error->message, "runs as host root"));
+  fixture_host_free (root);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
@@ -1692,6 +1725,8 @@ main (void)
     T (test_compile_makes_a_minimal_root_read_only_under_scratch),
     T (test_compile_sets_the_rlimits_the_policy_names_and_core_0),
     T (test_compile_refuses_fewer_open_files_than_the_helper_needs),
+    T (test_compile_bounds_pids_in_the_sandbox_s_own_user_namespace),
+    T (test_compile_refuses_pids_for_a_sandbox_of_host_root),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

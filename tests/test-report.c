@@ -452,6 +452,7 @@ test_report_gives_the_limits_of_the_plan (void **state)
   assert_member_null (limits, "file_size");
   assert_member_int (limits, "open_files", 64);
   assert_member_int (limits, "core", 0);
+  assert_member_null (limits, "pids");
 }
 
 static void
