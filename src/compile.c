@@ -1133,7 +1133,8 @@ pids_can_be_met (Compiler *c,
   else if (!(c->plan->namespaces & CORDON_NS_USER))
     why = "cannot be met without a user namespace of the sandbox's own (the count would be the "
           "host user's, its other processes too): unshare user, or use a bwrap without the setuid bit";
-  else if (c->plan->host_root || (c->facts->uid == 0 && !c->plan->switch_identity))
+  else if (c->plan->host_root
+           || (c->facts->uid == 0 && !c->plan->switch_identity && c->facts->root_is_host_root))
     why = "cannot be met for a sandbox that runs as host root (the process limit does not bind "
           "uid 0): leave host-user= at its default";
   if (why == NULL)
