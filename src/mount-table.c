@@ -20,11 +20,13 @@ mount_free (gpointer p)
   g_free (m->root);
   g_free (m->point);
   g_free (m->fstype);
+  g_free (m->super_opts);
   g_free (m);
 }
 
 /* After the optional fields and " - ": the file system type, the source
- * and the super options, whose size= (a tmpfs's, "65536k") is kept. */
+ * and the super options, kept, and of them size= (a tmpfs's, "65536k")
+ * as a number. */
 static void
 parse_tail (CordonMount *m,
             const char *rest)
@@ -37,6 +39,7 @@ parse_tail (CordonMount *m,
     dash++;
   f = dash != NULL ? g_strsplit (dash + 2, " ", 3) : NULL;
   m->fstype = g_strdup (f != NULL && f[0] != NULL ? f[0] : "");
+  m->super_opts = g_strdup (f != NULL && f[0] != NULL && f[1] != NULL && f[2] != NULL ? f[2] : "");
   if (f == NULL || f[0] == NULL || f[1] == NULL || f[2] == NULL)
     return;
   opts = g_strsplit (f[2], ",", -1);

@@ -19,6 +19,7 @@ typedef struct
   gboolean ro;      /* the mount (not the file system) is read-only */
   char *fstype;     /* "tmpfs", "proc", ...; "" when the line has none */
   guint64 size;     /* a tmpfs's size= in bytes; 0 when it shows none */
+  char *super_opts; /* the file system's options ("rw,memory" of a cgroup); "" when none */
 } CordonMount;
 
 GPtrArray *cordon_mount_table_parse (const char *text);
