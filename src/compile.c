@@ -16,6 +16,7 @@
 #include "caps.h"
 #include "env-filter.h"
 #include "identity.h"
+#include "resource-limits.h"
 #include "path-util.h"
 #include "policy-vars.h"
 #include "sockets.h"
@@ -1113,71 +1114,6 @@ compiler_clear (Compiler *c)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Compiler, compiler_clear)
 
-/* [limits] file-size, open-files and core: set wherever named, and core
- * to 0 where not (a dump in the workdir is memory of the sandbox's the
- * host would find after the run). */
-/* [limits] pids= is RLIMIT_NPROC here, which the kernel counts per user
- * of a user namespace: it bounds the sandbox where the sandbox has a
- * user namespace of its own and does not run as the host's root (uid 0
- * of the host is exempt from it). Elsewhere it is refused by name, not
- * left to bound nothing, or the caller's other processes too. */
-static gboolean
-pids_can_be_met (Compiler *c,
-                 const CordonItem *it,
-                 GError **error)
-{
-  const char *why = NULL;
-
-  if (it->num < 8)
-    why = "is at least 8 (bwrap's, cordon's helper's and its checks' processes come first)";
-  else if (!(c->plan->namespaces & CORDON_NS_USER))
-    why = "cannot be met without a user namespace of the sandbox's own (the count would be the "
-          "host user's, its other processes too): unshare user, or use a bwrap without the setuid bit";
-  else if (c->plan->host_root
-           || (c->facts->uid == 0 && !c->plan->switch_identity && c->facts->root_is_host_root))
-    why = "cannot be met for a sandbox that runs as host root (the process limit does not bind "
-          "uid 0): leave host-user= at its default";
-  if (why == NULL)
-    return TRUE;
-  cordon_error_set_at (error, &it->loc, why[0] == 'i' ? CORDON_ERROR_POLICY : CORDON_ERROR_HOST,
-                       "[limits] pids %s", why);
-  return FALSE;
-}
-
-static gboolean
-add_rlimits (Compiler *c,
-             GError **error)
-{
-  static const CordonKey keys[CORDON_RLIMIT_MAX] = {
-    [CORDON_RLIMIT_FSIZE] = CORDON_KEY_LIMITS_FILE_SIZE,
-    [CORDON_RLIMIT_NOFILE] = CORDON_KEY_LIMITS_OPEN_FILES,
-    [CORDON_RLIMIT_CORE] = CORDON_KEY_LIMITS_CORE,
-    [CORDON_RLIMIT_NPROC] = CORDON_KEY_LIMITS_PIDS,
-  };
-
-  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
-    {
-      const CordonItem *it = scalar_item (c, keys[i]);
-      CordonRlimit *r = &c->plan->rlimits[i];
-
-      r->key = keys[i];
-      r->set = it != NULL || i == CORDON_RLIMIT_CORE;
-      r->value = it != NULL ? (guint64) it->num : 0;
-      if (it != NULL)
-        r->rule = it->loc;
-      /* cordon-exec's own fds and those its checks open come first. */
-      if (i == CORDON_RLIMIT_NOFILE && it != NULL && it->num < 16)
-        {
-          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] open-files is at "
-                               "least 16 (cordon's helper holds and opens fds of its own first)");
-          return FALSE;
-        }
-      if (i == CORDON_RLIMIT_NPROC && it != NULL && !pids_can_be_met (c, it, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* The plan's scalars and lists that are no mount: the timeout, the
  * seccomp profile and its exceptions, the description. */
 static void
@@ -1298,7 +1234,7 @@ cordon_compile_with (const CordonPolicy *policy,
   add_protected_dirs (&c);
   if (!add_masks (&c, error) || !add_chdir (&c, error)
       || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error)
-      || !add_rlimits (&c, error))
+      || !cordon_resource_limits_compile (plan, policy, facts, error))
     return NULL;
   add_settings (&c);
   add_launch_ops (&c);

@@ -59,6 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keeper-cgroup.h"
 #include "proc-read.h"
 #include "protocol.h"
 #include "spec-codec.h"
@@ -145,16 +146,19 @@ end_children (void)
 
 /* cordon is gone: nothing it started may stay. Kill bwrap (and its group:
  * a child stranded before its release is still in it), then every
- * process that comes to us. */
+ * process that comes to us, and what is left in the sandbox's cgroups
+ * (then removed). */
 static int
 teardown (pid_t bwrap,
-          int own_group)
+          int own_group,
+          KeeperCgroups *cg)
 {
   if (bwrap > 0 && own_group)
     kill (-bwrap, SIGKILL);
   if (bwrap > 0)
     kill (bwrap, SIGKILL);
   end_children ();
+  cordon_keeper_cgroups_end (cg, -1, now_ms () + TEARDOWN_LIMIT_MS);
   return 137;
 }
 
@@ -468,38 +472,107 @@ typedef struct
   pid_t pgid;       /* bwrap's group: 0, a group of its own */
   int leave;        /* "leave": a released sandbox may outlive cordon */
   int stage_fd;     /* --stage: the instructions, or -1 */
+  int cgroup_fd;    /* --cgroup: the instructions, or -1 */
+  KeeperCgroups cgroups;
   char **bwrap_argv;
   pid_t bwrap;
 } Keeper;
 
+/* An option's fd: above LIFE_FD, and a number. */
+static int
+option_fd (const char *text,
+           long life_fd)
+{
+  char *end = NULL;
+  long fd = strtol (text, &end, 10);
+
+  return fd > life_fd && fd <= 1024 && end != text && *end == '\0' ? (int) fd : -1;
+}
+
 /* FALSE (after the usage line) unless argv is LIFE_FD PGID kill|leave
- * [--stage FD] BWRAP...; LIFE_FD is made close-on-exec. */
+ * [--stage FD] [--cgroup FD] BWRAP...; LIFE_FD is made close-on-exec. */
 static int
 parse_args (int argc,
             char **argv,
             Keeper *k)
 {
-  char *end = NULL, *pgid_end = NULL, *stage_end = NULL;
+  char *end = NULL, *pgid_end = NULL;
   long life_fd = argc >= 5 ? strtol (argv[1], &end, 10) : -1;
   long pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
-  int staged = argc >= 7 && strcmp (argv[4], CORDON_KEEPER_ARG_STAGE) == 0;
-  long stage_fd = staged ? strtol (argv[5], &stage_end, 10) : -1;
+  int i = 4, ok = argc >= 5;
 
-  if (life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
+  k->stage_fd = k->cgroup_fd = -1;
+  for (; ok && i + 2 < argc && strncmp (argv[i], "--", 2) == 0; i += 2)
+    if (strcmp (argv[i], CORDON_KEEPER_ARG_STAGE) == 0 && k->stage_fd < 0)
+      ok = (k->stage_fd = option_fd (argv[i + 1], life_fd)) >= 0;
+    else if (strcmp (argv[i], CORDON_KEEPER_ARG_CGROUP) == 0 && k->cgroup_fd < 0)
+      ok = (k->cgroup_fd = option_fd (argv[i + 1], life_fd)) >= 0;
+    else
+      ok = 0;
+  if (!ok || i >= argc || life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
       || fcntl ((int) life_fd, F_SETFD, FD_CLOEXEC) != 0
       || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0'
-      || (strcmp (argv[3], CORDON_KEEPER_KILL) != 0 && strcmp (argv[3], CORDON_KEEPER_LEAVE) != 0)
-      || (staged && (stage_fd <= life_fd || stage_fd > 1024 || *stage_end != '\0')))
+      || (strcmp (argv[3], CORDON_KEEPER_KILL) != 0 && strcmp (argv[3], CORDON_KEEPER_LEAVE) != 0))
     {
-      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave [--stage FD] BWRAP [BWRAP-ARG...]\n", stderr);
+      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] BWRAP [BWRAP-ARG...]\n",
+             stderr);
       return 0;
     }
   k->life_fd = (int) life_fd;
   k->pgid = (pid_t) pgid;
   k->leave = strcmp (argv[3], CORDON_KEEPER_LEAVE) == 0;
-  k->stage_fd = staged ? (int) stage_fd : -1;
-  k->bwrap_argv = argv + (staged ? 6 : 4);
+  k->bwrap_argv = argv + i;
   return 1;
+}
+
+static char cgroup_why[CORDON_KEEPER_WORD_MAX - 32];
+
+/* The cgroups made, their limits written, and the keeper in them, so
+ * that bwrap starts there; else "G<errno> WHY" said, and -1. */
+static int
+make_cgroups (Keeper *k)
+{
+  if (cordon_keeper_cgroups_read (k->cgroup_fd, &k->cgroups, cgroup_why, sizeof cgroup_why) == 0
+      && cordon_keeper_cgroups_make (&k->cgroups, cgroup_why, sizeof cgroup_why) == 0)
+    {
+      if (cordon_keeper_cgroups_enter (&k->cgroups, cgroup_why, sizeof cgroup_why) == 0)
+        return 0;
+      {
+        int saved = errno;
+
+        cordon_keeper_cgroups_leave (&k->cgroups, cgroup_why + strlen (cgroup_why), 1);
+        cordon_keeper_cgroups_end (&k->cgroups, -1, now_ms () + TEARDOWN_LIMIT_MS);
+        errno = saved;
+      }
+    }
+  say_why (k->life_fd, CORDON_KEEPER_CGROUP_ERRNO, errno != 0 ? errno : EINVAL, cgroup_why);
+  return -1;
+}
+
+/* A released sandbox left running by cordon's leave: the keeper waits
+ * for bwrap (its parent still) and then removes the cgroups. */
+static int
+outlive (const Keeper *k,
+         int sigfd)
+{
+  for (;;)
+    {
+      struct pollfd fds[1] = { { sigfd, POLLIN, 0 } };
+      struct signalfd_siginfo info;
+      pid_t pid;
+
+      if (poll (fds, 1, -1) < 0 && errno != EINTR)
+        return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups);
+      while (read (sigfd, &info, sizeof info) > 0)
+        ;
+      while ((pid = waitpid (-1, NULL, WNOHANG)) > 0)
+        if (pid == k->bwrap)
+          {
+            end_children ();
+            cordon_keeper_cgroups_end ((KeeperCgroups *) &k->cgroups, -1, now_ms () + TEARDOWN_LIMIT_MS);
+            return 0;
+          }
+    }
 }
 
 /* Until bwrap ends (relayed) or cordon is gone (teardown, or leave). */
@@ -520,7 +593,7 @@ watch (const Keeper *k,
        * keeper cannot do its work: it ends the sandbox rather than spin. */
       if ((poll (fds, 2, -1) < 0 && errno != EINTR) || (fds[1].revents & (POLLERR | POLLNVAL))
           || (fds[0].revents & POLLNVAL))
-        return teardown (k->bwrap, k->pgid == 0);
+        return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups);
       while (read (sigfd, &info, sizeof info) > 0)
         ;
       /* bwrap is done, and so is the sandbox: what bwrap left orphaned
@@ -530,6 +603,7 @@ watch (const Keeper *k,
         if (pid == k->bwrap)
           {
             end_children ();
+            cordon_keeper_cgroups_end ((KeeperCgroups *) &k->cgroups, k->life_fd, now_ms () + TEARDOWN_LIMIT_MS);
             return relay (status);
           }
       /* cordon writes one byte here, "R", once the sandbox is released
@@ -545,7 +619,15 @@ watch (const Keeper *k,
           if (n == 1 && byte == CORDON_KEEPER_RELEASED)
             released = 1;
           else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-            return k->leave && released ? 0 : teardown (k->bwrap, k->pgid == 0);
+            {
+              if (!(k->leave && released))
+                return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups);
+              if (k->cgroups.n == 0)
+                return 0;
+              /* Left running: its cgroups are still the keeper's to
+               * remove once it ends; nobody hears of their counters. */
+              return outlive (k, sigfd);
+            }
         }
     }
 }
@@ -582,8 +664,17 @@ main (int argc,
       say_why (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL, stage_why);
       return 125;
     }
+  if (k.cgroup_fd >= 0 && make_cgroups (&k) != 0)
+    return 125;
   k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)
                             : spawn_bwrap (k.bwrap_argv, k.life_fd, k.pgid, &spawn_errno);
+  /* bwrap started in the cgroups (it and all it forks stay there); the
+   * keeper goes back, whose own life is cordon's business. */
+  if (k.cgroups.n > 0 && cordon_keeper_cgroups_leave (&k.cgroups, cgroup_why, sizeof cgroup_why) != 0)
+    {
+      say_why (k.life_fd, CORDON_KEEPER_CGROUP_ERRNO, errno, cgroup_why);
+      return teardown (k.bwrap, k.pgid == 0, &k.cgroups);
+    }
   /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
    * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
    * after this, so that none is among them.) */
@@ -592,12 +683,13 @@ main (int argc,
   if (k.bwrap < 0)
     {
       say (k.life_fd, CORDON_KEEPER_ERRNO, spawn_errno);
+      cordon_keeper_cgroups_end (&k.cgroups, -1, now_ms () + TEARDOWN_LIMIT_MS);
       return 125;
     }
   if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
     {
       say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
-      return teardown (k.bwrap, k.pgid == 0);
+      return teardown (k.bwrap, k.pgid == 0, &k.cgroups);
     }
   say (k.life_fd, CORDON_KEEPER_PID, (long) k.bwrap);
   return watch (&k, sigfd);

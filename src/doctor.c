@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "doctor.h"
 #include "host-facts.h"
 #include "host-identity.h"
@@ -178,6 +179,32 @@ check_probe (GPtrArray *out,
        TRUE, NULL);
 }
 
+/* Which mechanism holds [limits] memory, swap, cpu and pids here. */
+static void
+check_limits (GPtrArray *out,
+              uid_t uid)
+{
+  CordonCgroupHost host = { 0 };
+  g_autoptr(GString) held = g_string_new (NULL);
+
+  cordon_cgroup_host_find (&host, uid);
+  for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
+    if (host.writable[c])
+      g_string_append_printf (held, "%s%s", held->len > 0 ? ", " : "", cordon_controller_name (c));
+  if (host.mechanism != CORDON_CGROUP_NONE)
+    add (out, "limits", g_strdup_printf ("%s (%s)%s%s", cordon_cgroup_mechanism_name (host.mechanism), held->str,
+                                         host.missing != NULL ? "; not: " : "",
+                                         host.missing != NULL ? host.missing : ""),
+         TRUE, NULL);
+  else
+    /* No problem for making a sandbox: a policy that sets these limits
+     * is refused (enforce=required) or degraded by name, on its own. */
+    add (out, "limits", g_strdup_printf ("none, rlimits only: memory=, swap= and cpu= cannot be held, pids= "
+                                         "only in a user namespace of the sandbox's own (%s)",
+                                         host.missing != NULL ? host.missing : "no cgroup"), TRUE, NULL);
+  cordon_cgroup_host_clear (&host);
+}
+
 GPtrArray *
 cordon_doctor_run (const CordonDoctorRequest *request)
 {
@@ -188,6 +215,7 @@ cordon_doctor_run (const CordonDoctorRequest *request)
   check_proc (out);
   check_container (out);
   check_identity (out, request);
+  check_limits (out, request->uid);
   check_probe (out, request);
   return out;
 }

@@ -207,6 +207,47 @@ check_read_only (CordonChecker *ck,
   result (ck, id, 1, errno, "");
 }
 
+/* One of the sandbox's cgroups, by its host path: none of its limits
+ * opens for writing (the open is the attempt: nothing is written), and
+ * the helper cannot move itself into the parent (the write is the
+ * attempt: should it succeed, the run fails and is torn down). Through
+ * the sandbox's /sys, a read-only bind where there is one. */
+static void
+check_cgroup (CordonChecker *ck,
+              char * const *arg)
+{
+  const char *id = arg[0], *leaf = arg[1], *parent = arg[2], *file = arg[3];
+  char path[4200];
+  int fd, err;
+
+  if (strcmp (file, "-") != 0)
+    {
+      snprintf (path, sizeof path, "%s/%s", leaf, file);
+      if ((fd = open (path, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0)
+        {
+          close (fd);
+          result (ck, id, 0, 0, "a limit of its cgroup opens for writing");
+          return;
+        }
+    }
+  snprintf (path, sizeof path, "%s/cgroup.procs", parent);
+  if ((fd = open (path, O_WRONLY | O_CLOEXEC | O_NOCTTY)) >= 0)
+    {
+      ssize_t n = write (fd, "0", 1);
+
+      err = errno;
+      close (fd);
+      if (n == 1)
+        {
+          result (ck, id, 0, 0, "it moved itself to the parent cgroup");
+          return;
+        }
+      result (ck, id, 1, err, "");
+      return;
+    }
+  result (ck, id, 1, errno, "");
+}
+
 /* Seen as the sandbox: the path cannot be reached at all (a directory on
  * the way that the host user may not search, or a shadow without it). */
 static void
@@ -432,17 +473,18 @@ static void (* const spec_run[CORDON_SPEC_MAX]) (CordonChecker *ck, char * const
   [CORDON_SPEC_HOST_PROC] = set_host_proc,
   [CORDON_SPEC_OUTSIDE_SHOWN] = set_outside_shown,
   [CORDON_SPEC_CAPEFF] = set_capeff,
+  [CORDON_SPEC_CGROUP] = check_cgroup,
 };
 
 void
 cordon_checker_run_line (CordonChecker *ck,
                          char *line)
 {
-  char *f[4] = { NULL, NULL, NULL, NULL };
+  char *f[6] = { NULL, NULL, NULL, NULL, NULL, NULL };
   size_t n = 0;
   CordonSpecVerb verb;
 
-  for (char *save = NULL, *tok = strtok_r (line, "\t", &save); tok != NULL && n < 4;
+  for (char *save = NULL, *tok = strtok_r (line, "\t", &save); tok != NULL && n < 6;
        tok = strtok_r (NULL, "\t", &save))
     f[n++] = tok;
   for (size_t i = 1; i < n; i++)

@@ -216,6 +216,7 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->helper_path);
   g_free (facts->keeper_path);
   g_free (facts->proc_mismatch);
+  cordon_cgroup_host_clear (&facts->cgroup);
   if (facts->paths != NULL)
     g_hash_table_unref (facts->paths);
   if (facts->globs != NULL)
@@ -733,6 +734,11 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   cordon_host_identity_resolve (facts, cordon_policy_get (policy, CORDON_KEY_IDENTITY_HOST_USER));
   if (facts->identity.uid != facts->uid)
     scan_ancestors (facts);
+  if (facts->sysroot[0] == '\0' && facts->cgroup.mechanism == CORDON_CGROUP_NONE && facts->cgroup.missing == NULL
+      && (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY) != NULL
+          || cordon_policy_get (policy, CORDON_KEY_LIMITS_CPU) != NULL
+          || cordon_policy_get (policy, CORDON_KEY_LIMITS_PIDS) != NULL))
+    cordon_cgroup_host_find (&facts->cgroup, geteuid ());
 }
 
 const CordonPathInfo *

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include <sys/types.h>
+#include "cgroup.h"
 #include "policy.h"
 #include "policy-vars.h"
 
@@ -85,6 +86,7 @@ typedef struct
   char *keeper_path;        /* cordon-keeper, bwrap's parent; NULL unknown */
   gboolean bwrap_setuid;    /* bwrap_path is setuid root (find_programs) */
   char *proc_mismatch;      /* why /proc is not of cordon's pid namespace, or NULL (find_programs) */
+  CordonCgroupHost cgroup;  /* found by scan_policy for a policy with memory, swap, cpu or pids */
 } CordonHostFacts;
 
 CordonHostFacts *cordon_host_facts_new (const char *sysroot,

@@ -172,7 +172,8 @@ spawn_keeper (char **argv,
 }
 
 /* The keeper's first word: "P<bwrap's pid>", "E<errno>" (bwrap could
- * not be started) or "S<errno>[ WHAT PATH]" (the stage failed, there).
+ * not be started), "S<errno>[ WHAT PATH]" (the stage failed, there) or
+ * "G<errno> WHAT NAME" (a cgroup could not be made or joined).
  * EOF or anything else: the keeper failed. */
 gboolean
 cordon_launch_read_keeper_word (int fd,
@@ -186,13 +187,16 @@ cordon_launch_read_keeper_word (int fd,
   long value;
   char *end = NULL;
 
-  while (len < sizeof buf - 1 && memchr (buf, '\n', len) == NULL
-         && ((n = read (fd, buf + len, sizeof buf - 1 - len)) > 0 || (n < 0 && errno == EINTR)))
+  /* Only this line is taken, a byte at a time (a few): the counters of
+   * a run that has already ended may follow it. */
+  while (len < sizeof buf - 1 && (len == 0 || buf[len - 1] != '\n')
+         && ((n = read (fd, buf + len, 1)) > 0 || (n < 0 && errno == EINTR)))
     len += n > 0 ? (size_t) n : 0;
   buf[len] = '\0';
   errno = 0;
   value = len > 1 && g_ascii_isdigit (buf[1]) ? strtol (buf + 1, &end, 10) : 0;
-  if (value <= 0 || errno != 0 || (*end != '\n' && !(buf[0] == CORDON_KEEPER_STAGE_ERRNO && *end == ' ')))
+  if (value <= 0 || errno != 0
+      || (*end != '\n' && !((buf[0] == CORDON_KEEPER_STAGE_ERRNO || buf[0] == CORDON_KEEPER_CGROUP_ERRNO) && *end == ' ')))
     buf[0] = '\0';
   if (buf[0] == CORDON_KEEPER_PID)
     {
@@ -209,6 +213,13 @@ cordon_launch_read_keeper_word (int fd,
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not prepare the "
                    "sandbox's mounts or become its host user: %s%s%s", why != NULL ? why : "",
                    why != NULL ? ": " : "", g_strerror ((int) value));
+    }
+  else if (buf[0] == CORDON_KEEPER_CGROUP_ERRNO)
+    {
+      g_autofree char *why = g_strndup (end + 1, strcspn (end + 1, "\n"));
+
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not put the sandbox "
+                   "in its cgroups: %s: %s", why, g_strerror ((int) value));
     }
   else
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
@@ -255,6 +266,13 @@ build_argv (const CordonLaunchRequest *request)
     {
       g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_STAGE));
       g_ptr_array_add (argv, g_strdup_printf ("%d", FD_STAGE));
+    }
+  /* The cgroup instructions come after the stage's fds, if any. */
+  if (request->cgroups != NULL && cordon_cgroup_run_any (request->cgroups))
+    {
+      g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_CGROUP));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", request->stage != NULL ? FD_STAGE + 1 + (int) request->stage->fds->len
+                                                                           : FD_STAGE));
     }
   g_ptr_array_add (argv, g_strdup (request->bwrap_path));
   g_ptr_array_add (argv, g_strdup ("--args"));
@@ -314,12 +332,13 @@ typedef struct
   int go[2];
   int filterfd;
   int stagefd;
+  int cgroupfd;
 } Inputs;
 
 static void
 inputs_close (Inputs *in)
 {
-  close_fds ((int[]) { in->memfd, in->specfd, in->go[0], in->go[1], in->filterfd, in->stagefd }, 6);
+  close_fds ((int[]) { in->memfd, in->specfd, in->go[0], in->go[1], in->filterfd, in->stagefd, in->cgroupfd }, 7);
 }
 
 static gboolean
@@ -342,6 +361,13 @@ open_inputs (const CordonLaunchRequest *request,
   if (request->plan->seccomp != CORDON_SECCOMP_NONE
       && (in->filterfd = cordon_seccomp_memfd (request->plan, error)) < 0)
     return FALSE;
+  if (request->cgroups != NULL && cordon_cgroup_run_any (request->cgroups))
+    {
+      g_autoptr(GBytes) spec = cordon_cgroup_run_spec (request->cgroups);
+
+      if ((in->cgroupfd = sealed_memfd (spec, error)) < 0)
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -373,6 +399,11 @@ start_keeper (const CordonLaunchRequest *request,
       g_array_append_val (fds, in->stagefd);
       g_array_append_vals (fds, request->stage->fds->data, request->stage->fds->len);
     }
+  if (in->cgroupfd >= 0)
+    {
+      g_array_append_val (fds, in->cgroupfd);
+      g_array_append_vals (fds, request->cgroups->parent_fds->data, request->cgroups->parent_fds->len);
+    }
   return spawn_keeper (argv, envp, (const int *) fds->data, fds->len, out_keeper, error);
 }
 
@@ -385,7 +416,7 @@ cordon_launch_start (const CordonLaunchRequest *request,
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
   int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, life[2] = { -1, -1 };
-  Inputs in = { -1, -1, { -1, -1 }, -1, -1 };
+  Inputs in = { -1, -1, { -1, -1 }, -1, -1, -1 };
   gboolean ok;
   pid_t pid = 0, keeper = 0;
   int go;

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "bwrap-argv.h"
+#include "cgroup-run.h"
 #include "plan.h"
 #include "protocol.h"
 #include "stage.h"
@@ -37,6 +38,7 @@ typedef struct
   const char * const *command;
   GBytes *verify_spec;                /* NULL: run without verification */
   const CordonStageSet *stage;        /* the keeper's --stage, for a plan that switches identity */
+  const CordonCgroupRun *cgroups;     /* the keeper's --cgroup, or NULL */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,

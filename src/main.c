@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "doctor.h"
+#include "resource-limits.h"
 #include "policy-check.h"
 #include "policy-source.h"
 #include "render.h"
@@ -285,6 +286,21 @@ cmd_explain (int argc,
 
 /* What a run came to, on stderr: its failure with the reason, or what
  * became of the command; then a report that could not be written. */
+/* "cordon: WHAT 256M (policy FILE:LINE)": a limit that stopped the
+ * command, and the rule that set it. */
+static void
+tell_limit (const CordonPlan *plan,
+            CordonLimitKind kind,
+            const char *what)
+{
+  const CordonLimit *l = &plan->limits[kind];
+  g_autofree char *value = kind == CORDON_LIMIT_PIDS ? g_strdup_printf ("%" G_GUINT64_FORMAT, l->value)
+                                                     : cordon_resource_limits_format_size (l->value);
+  g_autofree char *where = l->rule.file != NULL ? cordon_location_to_string (&l->rule) : g_strdup ("a default");
+
+  fprintf (stderr, "cordon: %s %s (policy %s)\n", what, value, where);
+}
+
 static int
 print_run (const CordonRun *run,
            const CordonRunOptions *o,
@@ -306,6 +322,10 @@ print_run (const CordonRun *run,
     fprintf (stderr, "cordon: %s: cannot execute: %s\n", o->command[0], g_strerror (r->exec_errno));
   else if (run->has_result && r->outcome == CORDON_OUTCOME_TIMED_OUT)
     fprintf (stderr, "cordon: timeout: the sandbox was killed after %.10g s\n", run->timeout_ms / 1000.0);
+  else if (run->has_result && r->outcome == CORDON_OUTCOME_OOM_KILLED)
+    tell_limit (run->plan, CORDON_LIMIT_MEMORY, "the command was killed: memory limit");
+  if (run->has_result && run->cgroups.stats.pids_max_hits > 0)
+    tell_limit (run->plan, CORDON_LIMIT_PIDS, "a fork failed: the sandbox was at its process limit,");
   if (run->report_error != NULL)
     fprintf (stderr, "cordon: report: %s\n", run->report_error);
   return status;

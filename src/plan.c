@@ -71,6 +71,7 @@ cordon_plan_new (const char *policy_name)
   plan->seccomp_deny = g_ptr_array_new_with_free_func (g_free);
   plan->stage = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_stage_free);
   plan->unreachable = g_ptr_array_new_with_free_func (g_free);
+  plan->cgroup_dirs = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_cgroup_dir_free);
   return plan;
 }
 
@@ -91,6 +92,9 @@ cordon_plan_free (CordonPlan *plan)
   g_ptr_array_unref (plan->seccomp_deny);
   g_ptr_array_unref (plan->stage);
   g_ptr_array_unref (plan->unreachable);
+  g_ptr_array_unref (plan->cgroup_dirs);
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    g_free (plan->limits[i].unheld);
   g_free (plan->unprotected_dir);
   g_free (plan->workdir);
   g_free (plan);
@@ -248,4 +252,52 @@ cordon_plan_has_stage (const CordonPlan *plan,
     if (((const CordonStage *) g_ptr_array_index (plan->stage, i))->kind == kind)
       return TRUE;
   return FALSE;
+}
+
+static void
+setting_free (gpointer p)
+{
+  CordonCgroupSetting *setting = p;
+
+  g_free (setting->file);
+  g_free (setting->value);
+  g_free (setting);
+}
+
+CordonCgroupDir *
+cordon_cgroup_dir_new (const char *parent,
+                       guint controllers)
+{
+  CordonCgroupDir *dir = g_new0 (CordonCgroupDir, 1);
+
+  dir->parent = g_strdup (parent);
+  dir->controllers = controllers;
+  dir->settings = g_ptr_array_new_with_free_func (setting_free);
+  dir->stats = g_ptr_array_new_with_free_func (g_free);
+  return dir;
+}
+
+void
+cordon_cgroup_dir_free (CordonCgroupDir *dir)
+{
+  if (dir == NULL)
+    return;
+  g_free (dir->parent);
+  g_ptr_array_unref (dir->settings);
+  g_ptr_array_unref (dir->stats);
+  g_free (dir);
+}
+
+void
+cordon_cgroup_dir_add_setting (CordonCgroupDir *dir,
+                               const char *file,
+                               const char *value,
+                               CordonLimitKind limit)
+{
+  CordonCgroupSetting *setting = g_new0 (CordonCgroupSetting, 1);
+
+  setting->file = g_strdup (file);
+  setting->value = g_strdup (value);
+  setting->limit = limit;
+  g_ptr_array_add (dir->settings, setting);
 }

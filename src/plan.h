@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include <sys/types.h>
+#include "cgroup.h"
 #include "cordon-error.h"
 #include "policy.h"
 #include "protocol.h"
@@ -105,6 +106,51 @@ typedef struct
   CordonLocation rule;        /* file NULL for a default (core=0) */
 } CordonRlimit;
 
+/* The limits only a cgroup holds for the whole sandbox ([limits] memory,
+ * swap, cpu, pids), as the plan holds them. */
+typedef enum
+{
+  CORDON_LIMIT_MEMORY,        /* bytes */
+  CORDON_LIMIT_SWAP,          /* bytes, beside memory */
+  CORDON_LIMIT_CPU,           /* percent of one CPU */
+  CORDON_LIMIT_PIDS,          /* processes and threads */
+  CORDON_LIMIT_MAX
+} CordonLimitKind;
+
+typedef enum
+{
+  CORDON_HELD_NOT,            /* not set, or set and not held (best-effort: a degradation) */
+  CORDON_HELD_CGROUP,         /* by the plan's cgroup */
+  CORDON_HELD_RLIMIT,         /* pids only: RLIMIT_NPROC, in the sandbox's own user namespace */
+} CordonHeldBy;
+
+typedef struct
+{
+  gboolean set;
+  guint64 value;
+  CordonKey key;
+  CordonLocation rule;        /* file NULL for a default (swap=0) */
+  CordonHeldBy held_by;
+  char *unheld;               /* set and not held: why, as the degradation names it */
+} CordonLimit;
+
+/* One file the keeper writes in a cgroup it makes, in order. */
+typedef struct
+{
+  char *file;
+  char *value;
+  CordonLimitKind limit;
+} CordonCgroupSetting;
+
+/* One cgroup the keeper makes (one per v1 hierarchy), below `parent`. */
+typedef struct
+{
+  char *parent;               /* host path of the cgroup cordon runs in there */
+  guint controllers;          /* 1 << CordonController */
+  GPtrArray *settings;        /* CordonCgroupSetting */
+  GPtrArray *stats;           /* char*: counter files read after the run */
+} CordonCgroupDir;
+
 typedef struct
 {
   char *name;
@@ -130,6 +176,11 @@ typedef struct
   guint64 timeout;
   guint64 scratch;            /* [limits] scratch: bytes of each tmpfs, 0 for no limit */
   CordonRlimit rlimits[CORDON_RLIMIT_MAX];
+  CordonLimit limits[CORDON_LIMIT_MAX];
+  CordonEnforce enforce;      /* [limits] enforce */
+  CordonLocation enforce_rule;/* file NULL for its default */
+  CordonCgroupMechanism cgroup_mechanism; /* NONE: the plan makes no cgroup */
+  GPtrArray *cgroup_dirs;     /* CordonCgroupDir, the keeper makes them in order */
   CordonSeccompProfile seccomp;
   GPtrArray *seccomp_allow;   /* system call names taken out of the profile */
   GPtrArray *seccomp_deny;    /* system call names refused beyond it */
@@ -154,6 +205,13 @@ CordonOp *cordon_op_new (CordonOpKind kind,
                          const char *why);
 void cordon_op_free (CordonOp *op);
 void cordon_stage_free (CordonStage *stage);
+CordonCgroupDir *cordon_cgroup_dir_new (const char *parent,
+                                        guint controllers);
+void cordon_cgroup_dir_free (CordonCgroupDir *dir);
+void cordon_cgroup_dir_add_setting (CordonCgroupDir *dir,
+                                    const char *file,
+                                    const char *value,
+                                    CordonLimitKind limit);
 const char *cordon_stage_kind_name (CordonStageKind kind);
 void cordon_env_decision_free (CordonEnvDecision *decision);
 CordonOp *cordon_plan_add_op (CordonPlan *plan,

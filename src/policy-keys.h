@@ -9,7 +9,8 @@
  *   K (ID, section, key, is_list, TYPE, words, default, max, summary)
  *
  * ID names CORDON_KEY_ID; TYPE is a CordonValueType without its prefix;
- * default and max apply to BOOL, ENUM (an index into words) and UINT. */
+ * default and max apply to BOOL, ENUM (an index into words), UINT, SIZE
+ * and PERCENT. */
 #pragma once
 
 #define CORDON_WORDS(...) ((const char * const[]) { __VA_ARGS__, NULL })
@@ -71,6 +72,14 @@
      "the largest core dump (RLIMIT_CORE); 0 for none") \
   K (LIMITS_PIDS, "limits", "pids", FALSE, UINT, NULL, 0, 1 << 22, \
      "the processes and threads the sandbox may hold at once") \
+  K (LIMITS_MEMORY, "limits", "memory", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 50, \
+     "the memory the sandbox's processes may use together (a cgroup)") \
+  K (LIMITS_SWAP, "limits", "swap", FALSE, SIZE, NULL, 0, G_GINT64_CONSTANT (1) << 50, \
+     "the swap they may use beside memory=; 0 (the default) for none") \
+  K (LIMITS_CPU, "limits", "cpu", FALSE, PERCENT, NULL, 0, 100 * 4096, \
+     "the CPU time they may take, as a share of one CPU (200% is two)") \
+  K (LIMITS_ENFORCE, "limits", "enforce", FALSE, ENUM, CORDON_WORDS ("required", "best-effort"), \
+     CORDON_ENFORCE_REQUIRED, 0, "what a limit the host cannot hold does: stop the run, or a named degradation") \
   K (SECCOMP_PROFILE, "seccomp", "profile", FALSE, ENUM, CORDON_WORDS ("default", "none", "strict"), \
      CORDON_SECCOMP_DEFAULT, 0, "the system-call filter of the sandbox") \
   K (SECCOMP_ALLOW, "seccomp", "allow", TRUE, SYSCALL, NULL, 0, 0, \

@@ -428,7 +428,44 @@ check_size (ParseState *st,
                info->section, info->name, info->max_value >> 30);
       return FALSE;
     }
+  /* bwrap, cordon's helper and a shell are in the cgroup too. */
+  if (info->key == CORDON_KEY_LIMITS_MEMORY && (n << shift) < CORDON_MEMORY_MIN)
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1), "[limits] memory is at least %uM "
+               "(bwrap and cordon's helper are held by it too), not '%s'", CORDON_MEMORY_MIN >> 20, text);
+      return FALSE;
+    }
   *out_num = (gint64) (n << shift);
+  return TRUE;
+}
+
+/* A share: digits, then '%'; more than 0, at most the key's max_value. */
+static gboolean
+check_percent (ParseState *st,
+               const CordonKeyInfo *info,
+               guint line,
+               const RawValue *raw,
+               gint64 *out_num)
+{
+  const char *text = raw->text->str;
+  gsize digits = strspn (text, "0123456789");
+  guint64 n = digits > 0 && digits <= 9 ? g_ascii_strtoull (text, NULL, 10) : 0;
+
+  if (digits == 0 || digits > 9 || !g_str_equal (text + digits, "%"))
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, digits > 9 ? 0 : digits, 1),
+               "[%s] %s takes a share of one CPU: a whole number and '%%' (such as 50%% or 200%%), "
+               "not '%s'", info->section, info->name, text);
+      return FALSE;
+    }
+  if (n == 0 || n > (guint64) info->max_value)
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+               "[%s] %s is between 1%% and %" G_GINT64_FORMAT "%%, not '%s'", info->section,
+               info->name, info->max_value, text);
+      return FALSE;
+    }
+  *out_num = (gint64) n;
   return TRUE;
 }
 
@@ -558,6 +595,8 @@ check_value (ParseState *st,
       return check_number (st, info, line, raw, out_num);
     case CORDON_VALUE_SIZE:
       return check_size (st, info, line, raw, out_num);
+    case CORDON_VALUE_PERCENT:
+      return check_percent (st, info, line, raw, out_num);
     case CORDON_VALUE_POLICY_REF:
       return TRUE;
     case CORDON_VALUE_ENV_GLOB:

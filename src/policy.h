@@ -29,6 +29,7 @@ typedef enum
   CORDON_VALUE_ENUM,       /* one word of the key's enum table */
   CORDON_VALUE_UINT,       /* decimal, bounded */
   CORDON_VALUE_SIZE,       /* bytes: decimal, with K, M, G or T (powers of 1024), bounded */
+  CORDON_VALUE_PERCENT,    /* a whole number followed by '%', bounded */
   CORDON_VALUE_POLICY_REF, /* list: policy name or path */
   CORDON_VALUE_ENV_GLOB,   /* list: variable name or glob of names */
   CORDON_VALUE_ENV_ASSIGN, /* list: NAME=VALUE (value may use ${VARS}) */
@@ -52,6 +53,10 @@ typedef enum { CORDON_SECCOMP_DEFAULT, CORDON_SECCOMP_NONE, CORDON_SECCOMP_STRIC
 #define CORDON_HOST_USER_ROOT  0
 #define CORDON_HOST_USER_NAMED (-2)
 
+/* The least [limits] memory= takes. */
+#define CORDON_MEMORY_MIN (16u << 20)
+
+typedef enum { CORDON_ENFORCE_REQUIRED, CORDON_ENFORCE_BEST_EFFORT, CORDON_ENFORCE_MAX } CordonEnforce;
 typedef enum { CORDON_FALLBACK_REFUSE, CORDON_FALLBACK_HOST_RO, CORDON_FALLBACK_NONE, CORDON_FALLBACK_MAX } CordonProcFallback;
 
 typedef enum

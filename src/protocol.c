@@ -25,6 +25,7 @@ const CordonSpecVerbInfo cordon_spec_verbs[CORDON_SPEC_MAX] = {
   [CORDON_SPEC_HOST_PROC] = { "host-proc", 2, NULL },
   [CORDON_SPEC_OUTSIDE_SHOWN] = { "outside-shown", 1, NULL },
   [CORDON_SPEC_CAPEFF] = { "capeff", 2, NULL },
+  [CORDON_SPEC_CGROUP] = { "cgroup", 5, "the sandbox can neither open a limit of its cgroup for writing nor move itself to the parent" },
 };
 
 CordonSpecVerb
@@ -73,4 +74,5 @@ const CordonCheckInfo cordon_checks[CORDON_CHECK_MAX] = {
   [CORDON_CHECK_OUTSIDE_IDENTITY] = { "outside-identity", NULL },
   [CORDON_CHECK_OUTSIDE_SCRATCH] = { "outside-scratch", "seen from outside: every scratch tmpfs is of its size, /dev and / read-only" },
   [CORDON_CHECK_OUTSIDE_RLIMITS] = { "outside-rlimits", "seen from outside: the helper's file-size, open-files, core and pids limits are the policy's" },
+  [CORDON_CHECK_OUTSIDE_CGROUP] = { "outside-cgroup", "seen from outside: bwrap and the helper are in each of the sandbox's cgroups, whose limits are the policy's" },
 };

@@ -53,16 +53,20 @@ typedef enum
   CORDON_KEEPER_PID = 'P',         /* "P<pid>": bwrap started */
   CORDON_KEEPER_ERRNO = 'E',       /* "E<errno>": bwrap could not be started */
   CORDON_KEEPER_STAGE_ERRNO = 'S', /* "S<errno>[ WHAT PATH]": the stage failed, and where */
+  CORDON_KEEPER_CGROUP_ERRNO = 'G',/* "G<errno> WHAT NAME[/FILE]": a cgroup could not be made */
+  CORDON_KEEPER_COUNTER = 'C',     /* "C<I> FILE TEXT": a counter of cgroup I after the run,
+                                    * its lines joined by ';' (any number, before the keeper ends) */
 } CordonKeeperWord;
 
 /* The longest word, its newline included (a longer reason is cut). */
 #define CORDON_KEEPER_WORD_MAX 1024
 
-/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] BWRAP...;
+/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] BWRAP...;
  * cordon-exec's: STATUS_FD [--verify SPEC_FD GO_FD] COMMAND... */
 #define CORDON_KEEPER_KILL "kill"       /* cordon gone: kill the sandbox */
 #define CORDON_KEEPER_LEAVE "leave"     /* cordon gone: a released sandbox may outlive it */
 #define CORDON_KEEPER_ARG_STAGE "--stage"
+#define CORDON_KEEPER_ARG_CGROUP "--cgroup"     /* --cgroup FD: cgroup instructions, the parents' fds after */
 #define CORDON_EXEC_ARG_VERIFY "--verify"
 /* cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] ...: each a number
  * (soft and hard limit both), or "-" to leave it. */
@@ -76,6 +80,11 @@ typedef enum
 #define CORDON_STAGE_LINE_SHADOW "shadow"   /* shadow<TAB>PATH */
 #define CORDON_STAGE_LINE_ATTACH "attach"   /* attach<TAB>N<TAB>dir|file<TAB>PATH */
 #define CORDON_STAGE_LINE_IDS "ids"         /* ids<TAB>UID<TAB>GID, the last line */
+
+/* --- cordon-keeper's cgroups (see keeper-cgroup.h) ------------------------- */
+#define CORDON_CGROUP_LINE_DIR "cgroup"     /* cgroup<TAB>I<TAB>NAME: make NAME below parent fd I */
+#define CORDON_CGROUP_LINE_SET "set"        /* set<TAB>I<TAB>FILE<TAB>VALUE, in order */
+#define CORDON_CGROUP_LINE_STAT "stat"      /* stat<TAB>I<TAB>FILE: a counter sent after the run */
 
 /* --- the verification spec: cordon's lines to cordon-exec -----------------
  * One line each, its fields separated by tabs, each field %XX-encoded
@@ -98,6 +107,7 @@ typedef enum
   CORDON_SPEC_HOST_PROC,      /* host-proc PID: the host's /proc, cordon's pid in it */
   CORDON_SPEC_OUTSIDE_SHOWN,  /* outside-shown: processes outside show; none may be open */
   CORDON_SPEC_CAPEFF,         /* capeff HEX: the capabilities the policy keeps */
+  CORDON_SPEC_CGROUP,         /* cgroup ID LEAF PARENT FILE|-: a cgroup of the sandbox's */
   CORDON_SPEC_MAX
 } CordonSpecVerb;
 
@@ -155,6 +165,7 @@ typedef enum
   CORDON_CHECK_OUTSIDE_IDENTITY,
   CORDON_CHECK_OUTSIDE_SCRATCH,
   CORDON_CHECK_OUTSIDE_RLIMITS,
+  CORDON_CHECK_OUTSIDE_CGROUP,      /* with a cgroup only */
   CORDON_CHECK_MAX
 } CordonCheckId;
 

@@ -321,6 +321,52 @@ explain_stage (GString *out,
     }
 }
 
+/* What bounds the sandbox beside its mounts: the files the keeper writes
+ * in the cgroups it makes, the rlimits cordon-exec sets, and the limits
+ * nothing holds (best-effort's degradations). */
+static void
+explain_limits (GString *out,
+                const CordonPlan *plan)
+{
+  static const char * const rlimit_names[CORDON_RLIMIT_MAX] = {
+    "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_CORE", "RLIMIT_NPROC",
+  };
+
+  if (plan->cgroup_dirs->len > 0)
+    g_string_append_printf (out, "\nbefore bwrap, cordon-keeper makes cordon-PID-RANDOM (%s) below:\n",
+                            cordon_cgroup_mechanism_name (plan->cgroup_mechanism));
+  for (guint i = 0; i < plan->cgroup_dirs->len; i++)
+    {
+      const CordonCgroupDir *dir = g_ptr_array_index (plan->cgroup_dirs, i);
+
+      g_string_append_printf (out, "  %s\n", dir->parent);
+      for (guint j = 0; j < dir->settings->len; j++)
+        {
+          const CordonCgroupSetting *set = g_ptr_array_index (dir->settings, j);
+          const CordonLimit *l = &plan->limits[set->limit];
+          g_autofree char *rule = rule_string (l->key, &l->rule);
+
+          g_string_append_printf (out, "    %s=%s  %s\n", set->file, set->value, rule);
+        }
+    }
+  g_string_append (out, "\nin the sandbox, cordon-exec sets (soft and hard):\n");
+  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
+    if (plan->rlimits[i].set)
+      {
+        g_autofree char *rule = rule_string (plan->rlimits[i].key, &plan->rlimits[i].rule);
+
+        g_string_append_printf (out, "  %s=%" G_GUINT64_FORMAT "  %s\n", rlimit_names[i], plan->rlimits[i].value, rule);
+      }
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    if (plan->limits[i].unheld != NULL)
+      {
+        g_autofree char *rule = rule_string (plan->limits[i].key, &plan->limits[i].rule);
+
+        g_string_append_printf (out, "\nnot held on this host (enforce=best-effort: a degradation): %s  %s: %s\n",
+                                cordon_key_info (plan->limits[i].key)->name, rule, plan->limits[i].unheld);
+      }
+}
+
 /* Whom the sandbox runs as on the host. */
 static char *
 host_user_line (const CordonPlan *plan)
@@ -407,6 +453,7 @@ cordon_render_explain (const CordonPlan *plan,
   g_string_append_printf (out, "host user: %s\n\n", host_user);
   explain_ops (out, plan, argv);
   explain_stage (out, plan);
+  explain_limits (out, plan);
   explain_adapted (out, plan);
   explain_skips (out, plan);
   explain_env (out, plan);

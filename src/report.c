@@ -23,6 +23,7 @@ static const char * const outcome_names[] = {
   [CORDON_OUTCOME_SIGNALED] = "signaled",
   [CORDON_OUTCOME_VERIFY_FAILED] = "verify-failed",
   [CORDON_OUTCOME_VERIFIED] = "verified",
+  [CORDON_OUTCOME_OOM_KILLED] = "oom-killed",
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (outcome_names) == CORDON_OUTCOME_MAX);
 
@@ -300,10 +301,13 @@ add_size (JsonBuilder *b,
     json_builder_add_null_value (b);
 }
 
-/* What the plan bounds ([limits]): each value, or null where none is. */
+/* What the plan bounds ([limits]): each value, or null where none is;
+ * the mechanism that holds the sandbox's own, and what its cgroups
+ * counted (null without one). */
 static void
 add_limits (JsonBuilder *b,
-            const CordonPlan *plan)
+            const CordonPlan *plan,
+            const CordonCgroupStats *stats)
 {
   json_builder_set_member_name (b, "limits");
   if (plan == NULL)
@@ -312,11 +316,24 @@ add_limits (JsonBuilder *b,
       return;
     }
   json_builder_begin_object (b);
+  add_string (b, "mechanism", cordon_cgroup_mechanism_name (plan->cgroup_mechanism));
   add_size (b, "scratch", plan->scratch > 0, plan->scratch);
   add_size (b, "file_size", plan->rlimits[CORDON_RLIMIT_FSIZE].set, plan->rlimits[CORDON_RLIMIT_FSIZE].value);
   add_size (b, "open_files", plan->rlimits[CORDON_RLIMIT_NOFILE].set, plan->rlimits[CORDON_RLIMIT_NOFILE].value);
   add_size (b, "core", plan->rlimits[CORDON_RLIMIT_CORE].set, plan->rlimits[CORDON_RLIMIT_CORE].value);
-  add_size (b, "pids", plan->rlimits[CORDON_RLIMIT_NPROC].set, plan->rlimits[CORDON_RLIMIT_NPROC].value);
+  /* The sandbox's own: each held, else null (its degradation is named). */
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      static const char * const names[CORDON_LIMIT_MAX] = { "memory", "swap", "cpu_percent", "pids" };
+      const CordonLimit *l = &plan->limits[i];
+
+      add_size (b, names[i], l->set && l->held_by != CORDON_HELD_NOT, l->value);
+    }
+  add_size (b, "memory_peak", stats != NULL && stats->memory_peak >= 0, stats != NULL ? (guint64) stats->memory_peak : 0);
+  add_size (b, "oom_kills", stats != NULL && stats->oom_kills >= 0, stats != NULL ? (guint64) stats->oom_kills : 0);
+  add_size (b, "pids_max_hits", stats != NULL && stats->pids_max_hits >= 0,
+            stats != NULL ? (guint64) stats->pids_max_hits : 0);
+  add_size (b, "cpu_usec", stats != NULL && stats->cpu_usec >= 0, stats != NULL ? (guint64) stats->cpu_usec : 0);
   json_builder_end_object (b);
 }
 
@@ -424,7 +441,7 @@ cordon_report_to_json (const CordonReport *report)
   add_masked (b, report->plan);
   add_skipped (b, report->plan);
   add_string_array (b, "abstract_sockets", report->plan != NULL ? report->plan->abstract_sockets : NULL);
-  add_limits (b, report->plan);
+  add_limits (b, report->plan, report->cgroup_stats);
   add_verification (b, report->verify);
   add_run (b, report);
   add_failure (b, report);

@@ -25,6 +25,7 @@ typedef struct
   const char *proc_mode;        /* the mode actually used */
   GPtrArray *degradations;      /* char*: "host /proc", ... */
   const CordonRunResult *result;/* NULL when the command never started */
+  const CordonCgroupStats *cgroup_stats; /* the keeper's counters, NULL without cgroups */
   const CordonVerify *verify;   /* NULL without verification (--no-verify) */
   const char *failure_reason;   /* usage | policy | host | probe | launch | NULL */
   char *failure_message;

@@ -59,6 +59,7 @@ cordon_run_clear (CordonRun *run)
   cordon_report_clear (&run->report);
   g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
   g_clear_pointer (&run->verify, cordon_verify_free);
+  cordon_cgroup_run_clear (&run->cgroups);
   g_clear_pointer (&run->probe, cordon_probe_free);
   g_clear_pointer (&run->plan, cordon_plan_free);
   g_clear_pointer (&run->facts, cordon_host_facts_free);
@@ -82,6 +83,7 @@ run_finish (CordonRun *run,
   run->report.probe = run->probe;
   run->report.verify = run->verify;
   run->report.result = run->has_result ? &run->result : NULL;
+  run->report.cgroup_stats = cordon_cgroup_run_any (&run->cgroups) ? &run->cgroups.stats : NULL;
   if (run->report_target != NULL && !cordon_report_write_target (&run->report, run->report_target, &error))
     run->report_error = g_strdup (error->message);
   return status;
@@ -619,20 +621,27 @@ launch (CordonRun *run,
   g_autoptr(GBytes) spec = NULL;
   gboolean verify_only = options->purpose == CORDON_RUN_VERIFY_ONLY;
   CordonLaunchRequest req = { run->facts->bwrap_path, run->facts->keeper_path, run->plan, run->argv,
-                              options->command, NULL, NULL };
+                              options->command, NULL, NULL, NULL };
   g_auto(CordonStageSet) stage = { NULL, NULL };
   /* A check that hangs (a reachable socket that never answers) must not
    * hold cordon verify for ever. */
   CordonSuperviseOptions sup = { verify_only ? 60000 : options->timeout_given ? options->timeout_ms
                                                                               : run->plan->timeout * 1000,
                                  verify_only ? 5000 : options->kill_after_ms,
-                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only };
+                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only, NULL };
   CordonLaunch l = { .pid = -1, .keeper_pid = -1, .life_fd = -1, .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
 
   run->timeout_ms = sup.timeout_ms;
+  /* Named and their parents opened now, before anything of the sandbox
+   * runs (invariant 10); the keeper makes them. */
+  if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &error))
+    return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
+  req.cgroups = &run->cgroups;
+  sup.counters = &run->cgroups.stats;
   if (!options->no_verify)
     {
       run->verify = cordon_verify_new (run->plan, run->facts, options->command);
+      cordon_verify_add_cgroups (run->verify, &run->cgroups);
       req.verify_spec = spec = cordon_verify_get_spec (run->verify);
       sup.verify = run->verify;
     }
@@ -653,6 +662,11 @@ launch (CordonRun *run,
   if (!cordon_supervise (&l, &sup, &run->result, &error))
     return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
   run->has_result = TRUE;
+  /* Killed, and the memory limit's OOM kills are why (the kernel picks
+   * the largest process: the command, or one of its children). */
+  if (run->result.outcome == CORDON_OUTCOME_EXITED && run->result.term_signal == SIGKILL
+      && run->cgroups.stats.oom_kills > 0)
+    run->result.outcome = CORDON_OUTCOME_OOM_KILLED;
   return run_result (run);
 }
 

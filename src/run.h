@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "bwrap-argv.h"
+#include "cgroup-run.h"
 #include "compile.h"
 #include "diagnostic.h"
 #include "host-facts.h"
@@ -82,6 +83,7 @@ typedef struct
   CordonProbe *probe;
   CordonBwrapArgv *argv;
   CordonVerify *verify;
+  CordonCgroupRun cgroups;            /* the sandbox's, named at launch; their counters after */
   CordonReportTarget *report_target;  /* opened before anything else */
   CordonRunResult result;
   gboolean has_result;                /* the command was supervised */

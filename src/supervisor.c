@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -217,6 +218,7 @@ static void
 kill_everything (Supervisor *sv)
 {
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 keeper_deadline = deadline - 2 * G_USEC_PER_SEC;
 
   reap (sv);
   for (guint round = 0; round < 1000 && g_get_monotonic_time () < deadline; round++)
@@ -231,8 +233,17 @@ kill_everything (Supervisor *sv)
         if (g_array_index (family, pid_t, i) == sv->child_pid)
           signal_descendant (sv->child_pid, family, SIGKILL);
       for (guint i = 1; i < family->len; i++)
-        if (signal_descendant (g_array_index (family, pid_t, i), family, SIGKILL))
-          sv->n_killed++;
+        {
+          pid_t pid = g_array_index (family, pid_t, i);
+
+          /* The keeper ends once bwrap has, after it has emptied and
+           * removed the sandbox's cgroups: it is killed only if it
+           * does not, late. */
+          if (pid == sv->launch->keeper_pid && g_get_monotonic_time () < keeper_deadline)
+            continue;
+          if (signal_descendant (pid, family, SIGKILL))
+            sv->n_killed++;
+        }
       wait_children (sv);
     }
 }
@@ -423,6 +434,26 @@ on_signal (Supervisor *sv)
 }
 
 
+/* The keeper's last lines, the counters of the sandbox's cgroups: all
+ * written before it ended (it is reaped), so none is waited for. */
+static void
+read_counters (int life_fd,
+               CordonCgroupStats *stats)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_auto(GStrv) lines = NULL;
+  char buf[4096];
+  ssize_t n;
+
+  while ((n = recv (life_fd, buf, sizeof buf, MSG_DONTWAIT)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (text, buf, n);
+  lines = g_strsplit (text->str, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] == CORDON_KEEPER_COUNTER)
+      cordon_cgroup_stats_take_line (stats, lines[i] + 1);
+}
+
 static void
 poll_until_done (Supervisor *sv)
 {
@@ -582,10 +613,12 @@ cordon_supervise (CordonLaunch *launch,
    * background job of the command) ends with it. */
   kill_everything (&sv);
   fill_result (&sv, out_result);
+  if (options->counters != NULL && launch->life_fd >= 0)
+    read_counters (launch->life_fd, options->counters);
   close (sv.sigfd);
   close (sv.timerfd);
   clear_fd (&launch->go_fd);
-  /* The keeper is gone (reaped above): nobody reads this any more. */
+  /* The keeper is gone (reaped above): nobody writes this any more. */
   clear_fd (&launch->life_fd);
   g_string_free (sv.json, TRUE);
   g_string_free (sv.status, TRUE);

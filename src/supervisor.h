@@ -25,6 +25,7 @@ typedef enum
   CORDON_OUTCOME_SIGNALED,      /* cordon got a signal before the command started */
   CORDON_OUTCOME_VERIFY_FAILED, /* 125: a denial did not hold; the command never ran */
   CORDON_OUTCOME_VERIFIED,      /* 0: cordon verify: every denial held, nothing ran */
+  CORDON_OUTCOME_OOM_KILLED,    /* 137: the command was killed by the memory limit (run.c) */
   CORDON_OUTCOME_MAX
 } CordonOutcome;
 
@@ -35,6 +36,7 @@ typedef struct
   gboolean pid_namespace;   /* the sandbox has its own: bwrap's init is pid 1 */
   CordonVerify *verify;     /* the checks to prove before release, or NULL */
   gboolean verify_only;     /* prove, then stop without running the command */
+  CordonCgroupStats *counters; /* where the keeper's counters of the cgroups go, or NULL */
 } CordonSuperviseOptions;
 
 typedef struct

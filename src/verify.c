@@ -46,7 +46,9 @@ struct _CordonVerify
   CordonProcMode proc_mode;
   guint64 scratch;          /* [limits] scratch: the size of each tmpfs, or 0 */
   CordonRlimit rlimits[CORDON_RLIMIT_MAX];
+  CordonLimit limits[CORDON_LIMIT_MAX]; /* the plan's, borrowed: only key and rule are read */
   GPtrArray *scratch_points;/* the sized tmpfs mounts */
+  const CordonCgroupRun *cgroups; /* the run's cgroups, or NULL */
 };
 
 static void
@@ -432,6 +434,7 @@ cordon_verify_new (const CordonPlan *plan,
   v->proc_mode = plan->proc_mode;
   v->scratch = plan->scratch;
   memcpy (v->rlimits, plan->rlimits, sizeof v->rlimits);
+  memcpy (v->limits, plan->limits, sizeof v->limits);
   v->scratch_points = g_ptr_array_new_with_free_func (g_free);
   memcpy (v->host_ns, facts->ns_inodes, sizeof v->host_ns);
   add_mask_checks (v, plan);
@@ -458,6 +461,47 @@ cordon_verify_free (CordonVerify *v)
   g_ptr_array_unref (v->mask_dests);
   g_ptr_array_unref (v->scratch_points);
   g_free (v);
+}
+
+/* The run's cgroups: from inside, that none of their limits opens for
+ * writing and the sandbox cannot move itself to the parent (one check
+ * per hierarchy); from outside, that the helper and bwrap are in each
+ * and each limit file holds the plan's value. */
+void
+cordon_verify_add_cgroups (CordonVerify *v,
+                           const CordonCgroupRun *cgroups)
+{
+  const CordonCheck *first = NULL;
+
+  v->cgroups = cgroups;
+  for (guint i = 0; cordon_cgroup_run_any (cgroups) && i < cgroups->dirs->len; i++)
+    {
+      const CordonCgroupDir *dir = g_ptr_array_index (cgroups->dirs, i);
+      const CordonCgroupSetting *set = dir->settings->len > 0 ? g_ptr_array_index (dir->settings, 0) : NULL;
+      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      g_autofree char *leaf = cordon_cgroup_run_path (cgroups, i);
+      CordonCheck *c;
+
+      g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[CORDON_SPEC_CGROUP].word, id);
+      cordon_path_append_encoded (v->spec, leaf);
+      g_string_append_c (v->spec, '\t');
+      cordon_path_append_encoded (v->spec, dir->parent);
+      g_string_append_printf (v->spec, "\t%s\n", set != NULL ? set->file : "-");
+      c = add_check (v, id, leaf, cordon_spec_verbs[CORDON_SPEC_CGROUP].expect, NULL);
+      if (set != NULL)
+        {
+          c->key = v->limits[set->limit].key;
+          c->rule = v->limits[set->limit].rule;
+        }
+      first = first != NULL ? first : c;
+    }
+  if (first != NULL)
+    {
+      CordonCheck *c = add_fixed_check (v, CORDON_CHECK_OUTSIDE_CGROUP, "", NULL);
+
+      c->key = first->key;
+      c->rule = first->rule;
+    }
 }
 
 GBytes *
@@ -935,6 +979,13 @@ cordon_verify_outside (CordonVerify *v,
   if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_SCRATCH].id) != NULL)
     outside_result (v, CORDON_CHECK_OUTSIDE_SCRATCH, scratch_problem (v, mounts));
   outside_result (v, CORDON_CHECK_OUTSIDE_RLIMITS, rlimits_problem (v, helper));
+  if (v->cgroups != NULL && cordon_cgroup_run_any (v->cgroups))
+    {
+      problem = cordon_cgroup_run_problem (v->cgroups, bwrap);
+      if (problem == NULL)
+        problem = cordon_cgroup_run_problem (v->cgroups, helper);
+      outside_result (v, CORDON_CHECK_OUTSIDE_CGROUP, problem);
+    }
 }
 
 static char *

@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <sys/types.h>
 
+#include "cgroup-run.h"
 #include "host-facts.h"
 #include "plan.h"
 
@@ -33,6 +34,8 @@ typedef struct _CordonVerify CordonVerify;
 CordonVerify *cordon_verify_new (const CordonPlan *plan,
                                  const CordonHostFacts *facts,
                                  const char * const *command);
+void cordon_verify_add_cgroups (CordonVerify *verify,
+                                const CordonCgroupRun *cgroups);
 void cordon_verify_free (CordonVerify *verify);
 GBytes *cordon_verify_get_spec (const CordonVerify *verify);
 gboolean cordon_verify_record (CordonVerify *verify,

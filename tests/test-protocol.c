@@ -51,7 +51,8 @@ test_protocol_finds_each_verb_by_its_word_and_fields (void **state)
       const CordonSpecVerbInfo *verb = &cordon_spec_verbs[i];
 
       assert_non_null (verb->word);
-      assert_true (verb->n_fields >= 1 && verb->n_fields <= 4);
+      /* cordon-exec splits a line into at most 6 fields. */
+      assert_true (verb->n_fields >= 1 && verb->n_fields <= 5);
       assert_int_equal (cordon_spec_verb_find (verb->word, verb->n_fields), i);
       /* The same word with a field more or less is no line of this verb. */
       assert_int_not_equal (cordon_spec_verb_find (verb->word, verb->n_fields + 1), i);
@@ -66,9 +67,10 @@ test_protocol_gives_a_check_to_each_line_with_an_id (void **state)
 {
   for (unsigned i = 0; i < CORDON_SPEC_MAX; i++)
     {
-      /* socket ID PATH, namespace ID NAME INODE: the id is the second
-       * field, and the line's check says what it proves. */
-      int numbered = i <= CORDON_SPEC_NAMESPACE;
+      /* socket ID PATH, namespace ID NAME INODE, cgroup ID LEAF PARENT
+       * FILE: the id is the second field, and the line's check says what
+       * it proves. */
+      int numbered = i <= CORDON_SPEC_NAMESPACE || i == CORDON_SPEC_CGROUP;
 
       assert_int_equal (cordon_spec_verbs[i].expect != NULL, numbered);
       if (numbered)

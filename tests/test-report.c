@@ -530,7 +530,7 @@ test_report_names_every_outcome (void **state)
   Fixture *f = *state;
   static const char * const names[] = {
     "exited", "timed-out", "not-found", "not-executable", "launch-failed", "signaled",
-    "verify-failed", "verified",
+    "verify-failed", "verified", "oom-killed",
   };
 
   G_STATIC_ASSERT (G_N_ELEMENTS (names) == CORDON_OUTCOME_MAX);

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cgroup: which cgroups of this host cordon may make a sandbox's own in,
+ * and what the keeper said of them after the run. A v1 hierarchy is
+ * mounted with its controllers among the super options ("rw,memory");
+ * /proc/self/cgroup names cordon's cgroup in each ("4:memory:/a/b"), a
+ * path within the hierarchy, which the mount shows below its point when
+ * the mount's root is above it (a container sees only its own subtree). */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "mount-table.h"
+#include "path-util.h"
+
+const char *
+cordon_cgroup_mechanism_name (CordonCgroupMechanism mechanism)
+{
+  static const char * const names[CORDON_CGROUP_MAX] = {
+    "none", "systemd", "delegated", "cgroup-v1"
+  };
+
+  g_return_val_if_fail (mechanism < CORDON_CGROUP_MAX, "?");
+  return names[mechanism];
+}
+
+const char *
+cordon_controller_name (CordonController controller)
+{
+  static const char * const names[CORDON_CONTROLLER_MAX] = { "memory", "pids", "cpu", "cpuacct" };
+
+  g_return_val_if_fail (controller < CORDON_CONTROLLER_MAX, "?");
+  return names[controller];
+}
+
+static gboolean
+list_has (const char *list,
+          const char *word)
+{
+  g_auto(GStrv) words = g_strsplit (list, ",", -1);
+
+  return g_strv_contains ((const char * const *) words, word);
+}
+
+/* The host path of hierarchy path `inner` through `m`, or NULL when the
+ * mount does not show it (its root is elsewhere). */
+static char *
+shown_at (const CordonMount *m,
+          const char *inner)
+{
+  gsize n = strlen (m->root);
+
+  if (g_str_equal (m->root, "/"))
+    return g_str_equal (inner, "/") ? g_strdup (m->point) : g_build_filename (m->point, inner, NULL);
+  if (strncmp (inner, m->root, n) != 0 || (inner[n] != '\0' && inner[n] != '/'))
+    return NULL;
+  return inner[n] == '\0' ? g_strdup (m->point) : g_build_filename (m->point, inner + n, NULL);
+}
+
+/* The mount of the v1 hierarchy with `controller`, showing `inner`. */
+static char *
+v1_dir (GPtrArray *mounts,
+        const char *controller,
+        const char *inner)
+{
+  for (guint i = 0; i < mounts->len; i++)
+    {
+      const CordonMount *m = g_ptr_array_index (mounts, i);
+      char *dir;
+
+      if (g_str_equal (m->fstype, "cgroup") && list_has (m->super_opts, controller)
+          && (dir = shown_at (m, inner)) != NULL)
+        return dir;
+    }
+  return NULL;
+}
+
+static guint64
+meminfo_bytes (const char *meminfo,
+               const char *field)
+{
+  const char *at = meminfo != NULL ? strstr (meminfo, field) : NULL;
+
+  while (at != NULL && at != meminfo && at[-1] != '\n')
+    at = strstr (at + 1, field);
+  return at != NULL ? g_ascii_strtoull (at + strlen (field), NULL, 10) * 1024 : 0;
+}
+
+static void
+parse_line (CordonCgroupHost *host,
+            GPtrArray *mounts,
+            const char *line)
+{
+  g_auto(GStrv) f = g_strsplit (line, ":", 3);
+
+  if (g_strv_length (f) != 3 || f[2][0] != '/')
+    return;
+  if (f[1][0] == '\0' && host->unified == NULL)
+    {
+      for (guint i = 0; i < mounts->len && host->unified == NULL; i++)
+        {
+          const CordonMount *m = g_ptr_array_index (mounts, i);
+
+          if (g_str_equal (m->fstype, "cgroup2"))
+            host->unified = shown_at (m, f[2]);
+        }
+      return;
+    }
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    if (host->parent[c] == NULL && list_has (f[1], cordon_controller_name (c)))
+      host->parent[c] = v1_dir (mounts, cordon_controller_name (c), f[2]);
+}
+
+void
+cordon_cgroup_host_parse (CordonCgroupHost *host,
+                          const char *proc_cgroup,
+                          const char *mountinfo,
+                          const char *meminfo)
+{
+  g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (mountinfo);
+  g_auto(GStrv) lines = g_strsplit (proc_cgroup != NULL ? proc_cgroup : "", "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    parse_line (host, mounts, lines[i]);
+  host->mem_total = meminfo_bytes (meminfo, "MemTotal:");
+  host->swap_total = meminfo_bytes (meminfo, "SwapTotal:");
+}
+
+/* Why no cgroup of this host holds `controller` for this caller: one
+ * of the reasons below. */
+typedef enum { WHY_ROOT_ONLY, WHY_V2_UNBUILT, WHY_V2_WITHOUT, WHY_ABSENT, WHY_MAX } WhyNot;
+
+static WhyNot
+why_not (const CordonCgroupHost *host,
+         CordonController controller)
+{
+  const char *name = cordon_controller_name (controller);
+
+  if (host->parent[controller] != NULL)
+    return WHY_ROOT_ONLY;
+  if (host->unified_controllers != NULL && list_has (host->unified_controllers, name))
+    return WHY_V2_UNBUILT;
+  return host->unified != NULL ? WHY_V2_WITHOUT : WHY_ABSENT;
+}
+
+/* "memory, pids and cpu: REASON", one clause per reason. */
+static char *
+missing_text (const CordonCgroupHost *host)
+{
+  static const char * const reasons[WHY_MAX] = {
+    [WHY_ROOT_ONLY] = "the host's cgroup v1 hierarchies of %s are root's: run cordon as root",
+    [WHY_V2_UNBUILT] = "cgroup v2 has %s, and this build of cordon does not yet make a systemd scope "
+                       "or a delegated cgroup there",
+    [WHY_V2_WITHOUT] = "the cgroup v2 hierarchy gives cordon's cgroup no %s controller: boot with "
+                       "systemd.unified_cgroup_hierarchy=1, or delegate it",
+    [WHY_ABSENT] = "this host mounts no cgroup with %s",
+  };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint w = 0; w < WHY_MAX; w++)
+    {
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
+        if (!host->writable[c] && why_not (host, c) == w)
+          g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", cordon_controller_name (c));
+      if (names->len == 0)
+        continue;
+      if (out->len > 0)
+        g_string_append (out, "; ");
+      g_string_append_printf (out, reasons[w], names->str);
+    }
+  return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
+}
+
+void
+cordon_cgroup_host_find (CordonCgroupHost *host,
+                         uid_t euid)
+{
+  g_autofree char *proc_cgroup = NULL, *mountinfo = NULL, *meminfo = NULL, *controllers = NULL;
+
+  g_file_get_contents ("/proc/self/cgroup", &proc_cgroup, NULL, NULL);
+  g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
+  g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL);
+  cordon_cgroup_host_parse (host, proc_cgroup, mountinfo, meminfo);
+  if (host->unified != NULL)
+    {
+      g_autofree char *file = g_build_filename (host->unified, "cgroup.controllers", NULL);
+
+      if (g_file_get_contents (file, &controllers, NULL, NULL))
+        host->unified_controllers = g_strdelimit (g_strstrip (controllers), " ", ','), controllers = NULL;
+    }
+  host->mechanism = CORDON_CGROUP_NONE;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      host->writable[c] = euid == 0 && host->parent[c] != NULL && access (host->parent[c], W_OK) == 0;
+      if (host->writable[c] && c != CORDON_CONTROLLER_CPUACCT)
+        host->mechanism = CORDON_CGROUP_V1;
+    }
+  if (host->parent[CORDON_CONTROLLER_MEMORY] != NULL)
+    {
+      g_autofree char *memsw = g_build_filename (host->parent[CORDON_CONTROLLER_MEMORY],
+                                                 "memory.memsw.limit_in_bytes", NULL);
+
+      host->memsw = g_file_test (memsw, G_FILE_TEST_EXISTS);
+    }
+  host->missing = missing_text (host);
+}
+
+void
+cordon_cgroup_host_clear (CordonCgroupHost *host)
+{
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    g_clear_pointer (&host->parent[c], g_free);
+  g_clear_pointer (&host->unified, g_free);
+  g_clear_pointer (&host->unified_controllers, g_free);
+  g_clear_pointer (&host->missing, g_free);
+}
+
+void
+cordon_cgroup_stats_init (CordonCgroupStats *stats)
+{
+  stats->read = FALSE;
+  stats->memory_peak = -1;
+  stats->oom_kills = -1;
+  stats->pids_max_hits = -1;
+  stats->cpu_usec = -1;
+}
+
+/* The number after "KEY " at the start of one of the ';'-joined lines of
+ * `text`, or -1. */
+static gint64
+keyed (const char *text,
+       const char *key)
+{
+  gsize n = strlen (key);
+
+  for (const char *p = text; p != NULL; p = strchr (p, ';'), p = p != NULL ? p + 1 : NULL)
+    if (strncmp (p, key, n) == 0 && p[n] == ' ')
+      return g_ascii_strtoll (p + n + 1, NULL, 10);
+  return -1;
+}
+
+gboolean
+cordon_cgroup_stats_take_line (CordonCgroupStats *stats,
+                               const char *line)
+{
+  g_auto(GStrv) f = g_strsplit (line, " ", 3);
+  const char *file, *text;
+
+  if (g_strv_length (f) != 3)
+    return FALSE;
+  file = f[1];
+  text = f[2];
+  stats->read = TRUE;
+  if (g_str_equal (file, "memory.max_usage_in_bytes") || g_str_equal (file, "memory.peak"))
+    stats->memory_peak = g_ascii_strtoll (text, NULL, 10);
+  else if (g_str_equal (file, "memory.oom_control") || g_str_equal (file, "memory.events"))
+    stats->oom_kills = keyed (text, "oom_kill");
+  else if (g_str_equal (file, "pids.events"))
+    stats->pids_max_hits = keyed (text, "max");
+  else if (g_str_equal (file, "cpuacct.usage"))
+    stats->cpu_usec = g_ascii_strtoll (text, NULL, 10) / 1000;
+  else if (g_str_equal (file, "cpu.stat"))
+    stats->cpu_usec = keyed (text, "usage_usec");
+  else
+    return FALSE;
+  return TRUE;
+}

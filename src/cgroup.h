@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cgroup: where this host lets cordon hold a sandbox's memory, processes
+ * and CPU together, and the cgroup a run makes there. The host side is
+ * read once (cordon_cgroup_host_find: /proc/self/cgroup, the mount table,
+ * /proc/meminfo) and parsed by a pure function the tests drive; compile
+ * (src/limits.c) turns it into the plan's cgroup dirs. At launch the
+ * keeper makes them, joins the sandbox to them before bwrap starts, and
+ * after the run kills what is left in them, reads their counters and
+ * removes them (src/keeper-cgroup.c): cordon only names them, holds an fd
+ * of each parent (invariant 10), verifies them and reads the counters the
+ * keeper sends. */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+/* Best first. Only V1 and NONE are made by this build; the others are
+ * named so doctor and the report speak of them. */
+typedef enum
+{
+  CORDON_CGROUP_NONE,         /* rlimits only */
+  CORDON_CGROUP_SYSTEMD,      /* a transient scope of the user's systemd */
+  CORDON_CGROUP_DELEGATED,    /* a cgroup v2 subtree cordon may write */
+  CORDON_CGROUP_V1,           /* the host's cgroup v1 hierarchies, as root */
+  CORDON_CGROUP_MAX
+} CordonCgroupMechanism;
+
+typedef enum
+{
+  CORDON_CONTROLLER_MEMORY,
+  CORDON_CONTROLLER_PIDS,
+  CORDON_CONTROLLER_CPU,
+  CORDON_CONTROLLER_CPUACCT,  /* counters only: cpu usage */
+  CORDON_CONTROLLER_MAX
+} CordonController;
+
+typedef struct
+{
+  CordonCgroupMechanism mechanism;
+  /* By controller: the host path of the cgroup cordon runs in, in the
+   * hierarchy that has the controller (v1), where cordon makes its own;
+   * NULL where there is none. Co-mounted controllers share one. */
+  char *parent[CORDON_CONTROLLER_MAX];
+  gboolean writable[CORDON_CONTROLLER_MAX];
+  gboolean memsw;             /* v1: swap is accounted (memory.memsw.limit_in_bytes) */
+  char *unified;              /* the cgroup v2 hierarchy's mount point, or NULL */
+  char *unified_controllers;  /* cgroup.controllers of cordon's own cgroup there, or NULL */
+  guint64 mem_total;          /* bytes of RAM (MemTotal), 0 unknown */
+  guint64 swap_total;         /* bytes of swap (SwapTotal) */
+  char *missing;              /* with NONE: what no mechanism had, and the narrowest fix */
+} CordonCgroupHost;
+
+const char *cordon_cgroup_mechanism_name (CordonCgroupMechanism mechanism);
+const char *cordon_controller_name (CordonController controller);
+
+/* Pure: the hierarchies of `proc_cgroup` (a /proc/self/cgroup) as
+ * `mountinfo` mounts them, and the sizes of `meminfo`. Fills parent[],
+ * unified, mem_total and swap_total; nothing else. */
+void cordon_cgroup_host_parse (CordonCgroupHost *host,
+                               const char *proc_cgroup,
+                               const char *mountinfo,
+                               const char *meminfo);
+/* The host's: parse, then which mechanism it has (euid 0 and a writable
+ * parent for V1), and why none where it has none. */
+void cordon_cgroup_host_find (CordonCgroupHost *host,
+                              uid_t euid);
+void cordon_cgroup_host_clear (CordonCgroupHost *host);
+
+/* What the keeper said of a cgroup after the run ("C<I> FILE TEXT"),
+ * taken apart. */
+typedef struct
+{
+  gboolean read;              /* any counter came */
+  gint64 memory_peak;         /* bytes; -1 unknown */
+  gint64 oom_kills;           /* -1 unknown */
+  gint64 pids_max_hits;       /* -1 unknown */
+  gint64 cpu_usec;            /* -1 unknown */
+} CordonCgroupStats;
+
+void cordon_cgroup_stats_init (CordonCgroupStats *stats);
+/* One keeper line, its tag letter already taken off ("0 memory.oom_control
+ * oom_kill 1;..."); FALSE when it is of no shape this knows. */
+gboolean cordon_cgroup_stats_take_line (CordonCgroupStats *stats,
+                                        const char *line);
+
+G_END_DECLS

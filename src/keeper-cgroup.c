@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* keeper-cgroup: see keeper-cgroup.h. Every path is below a parent's fd
+ * cordon opened before anything of the sandbox ran (invariant 10), and
+ * names only what the spec names: a cgroup's name and its files, none of
+ * them with a '/' or a leading '.'. The processes left in a cgroup are
+ * found in its cgroup.procs and killed through a pidfd, each only once
+ * /proc shows it in that cgroup still, so that a pid reused after its
+ * process ended is never hit. What the sandbox made below its cgroup
+ * (where it may: a delegated cgroup v2) is emptied and removed first. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keeper-cgroup.h"
+#include "proc-read.h"
+#include "protocol.h"
+#include "spec-codec.h"
+
+#define MAX_DEPTH 16
+
+static int
+fail (char *why,
+      size_t why_len,
+      const char *what,
+      const KeeperCgroup *dir,
+      const char *file)
+{
+  int saved = errno;
+
+  snprintf (why, why_len, "%s %s%s%s", what, dir != NULL ? dir->name : "", file != NULL ? "/" : "",
+            file != NULL ? file : "");
+  errno = saved;
+  return -1;
+}
+
+static int
+plain_name (const char *s)
+{
+  return s[0] != '\0' && s[0] != '.' && strchr (s, '/') == NULL && strlen (s) < 64;
+}
+
+static long
+now_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Calls `each` on every line of the spec of `verb`, with its fields. */
+static int
+each_line (KeeperCgroups *cg,
+           const char *verb,
+           int (*each) (KeeperCgroups *, KeeperCgroup *, char **, size_t, char *, size_t),
+           char *why,
+           size_t why_len)
+{
+  char *copy = strdup (cg->spec), *save = NULL;
+  int rc = 0;
+
+  if (copy == NULL)
+    return fail (why, why_len, "out of memory in", NULL, NULL);
+  for (char *l = strtok_r (copy, "\n", &save); l != NULL && rc == 0; l = strtok_r (NULL, "\n", &save))
+    {
+      char *f[4], *s2 = NULL;
+      size_t n = 0;
+
+      for (char *tok = strtok_r (l, "\t", &s2); tok != NULL && n < 4; tok = strtok_r (NULL, "\t", &s2))
+        f[n++] = tok;
+      if (n >= 2 && strcmp (f[0], verb) == 0)
+        {
+          size_t i = strtoul (f[1], NULL, 10);
+
+          if (i >= cg->n || (n > 2 && !plain_name (f[2])))
+            rc = (errno = EINVAL, fail (why, why_len, "cannot read the instruction", NULL, f[0]));
+          else
+            rc = each (cg, &cg->dirs[i], f, n, why, why_len);
+        }
+    }
+  free (copy);
+  return rc;
+}
+
+int
+cordon_keeper_cgroups_read (int spec_fd,
+                            KeeperCgroups *cg,
+                            char *why,
+                            size_t why_len)
+{
+  char *save = NULL, *copy;
+
+  cg->n = 0;
+  cg->spec = cordon_spec_read_fd (spec_fd, 1 << 14);
+  close (spec_fd);
+  if (cg->spec == NULL || (copy = strdup (cg->spec)) == NULL)
+    return fail (why, why_len, "cannot read", NULL, "the cgroup instructions");
+  for (char *l = strtok_r (copy, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
+    {
+      char *s2 = NULL, *verb = strtok_r (l, "\t", &s2), *index = strtok_r (NULL, "\t", &s2);
+      char *name = strtok_r (NULL, "\t", &s2);
+      KeeperCgroup *dir = &cg->dirs[cg->n];
+
+      if (verb == NULL || strcmp (verb, CORDON_CGROUP_LINE_DIR) != 0)
+        continue;
+      if (cg->n == CORDON_KEEPER_MAX_CGROUPS || index == NULL || name == NULL || !plain_name (name)
+          || strtoul (index, NULL, 10) != cg->n)
+        {
+          free (copy);
+          return (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
+        }
+      dir->parent_fd = spec_fd + 1 + (int) cg->n;
+      snprintf (dir->name, sizeof dir->name, "%s", name);
+      dir->made = 0;
+      if (fcntl (dir->parent_fd, F_SETFD, FD_CLOEXEC) != 0)
+        {
+          free (copy);
+          return fail (why, why_len, "no parent fd for", dir, NULL);
+        }
+      cg->n++;
+    }
+  free (copy);
+  return 0;
+}
+
+/* `text` into FILE of the cgroup (or of its parent, with `parent`). */
+static int
+write_file (const KeeperCgroup *dir,
+            int parent,
+            const char *file,
+            const char *text)
+{
+  char path[160];
+  int fd, rc = 0;
+  size_t n = strlen (text);
+
+  snprintf (path, sizeof path, "%s%s%s", parent ? "" : dir->name, parent ? "" : "/", file);
+  if ((fd = openat (dir->parent_fd, path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+    return -1;
+  if (write (fd, text, n) != (ssize_t) n)
+    rc = -1;
+  if (close (fd) != 0 && rc == 0)
+    rc = -1;
+  return rc;
+}
+
+static int
+make_one (KeeperCgroups *cg,
+          KeeperCgroup *dir,
+          char **f,
+          size_t n,
+          char *why,
+          size_t why_len)
+{
+  (void) cg;
+  (void) f;
+  (void) n;
+  if (mkdirat (dir->parent_fd, dir->name, 0755) != 0)
+    return fail (why, why_len, "cannot make the cgroup", dir, NULL);
+  dir->made = 1;
+  return 0;
+}
+
+static int
+set_one (KeeperCgroups *cg,
+         KeeperCgroup *dir,
+         char **f,
+         size_t n,
+         char *why,
+         size_t why_len)
+{
+  (void) cg;
+  if (n != 4 || !plain_name (f[2]))
+    return (errno = EINVAL, fail (why, why_len, "cannot read the instruction", NULL, f[0]));
+  if (write_file (dir, 0, f[2], f[3]) != 0)
+    return fail (why, why_len, "cannot write the limit", dir, f[2]);
+  return 0;
+}
+
+int
+cordon_keeper_cgroups_make (KeeperCgroups *cg,
+                            char *why,
+                            size_t why_len)
+{
+  if (each_line (cg, CORDON_CGROUP_LINE_DIR, make_one, why, why_len) == 0
+      && each_line (cg, CORDON_CGROUP_LINE_SET, set_one, why, why_len) == 0)
+    return 0;
+  {
+    int saved = errno;
+
+    cordon_keeper_cgroups_end (cg, -1, now_ms () + 1000);
+    errno = saved;
+  }
+  return -1;
+}
+
+int
+cordon_keeper_cgroups_enter (KeeperCgroups *cg,
+                             char *why,
+                             size_t why_len)
+{
+  for (size_t i = 0; i < cg->n; i++)
+    if (write_file (&cg->dirs[i], 0, "cgroup.procs", "0") != 0)
+      return fail (why, why_len, "cannot enter the cgroup", &cg->dirs[i], "cgroup.procs");
+  return 0;
+}
+
+int
+cordon_keeper_cgroups_leave (KeeperCgroups *cg,
+                             char *why,
+                             size_t why_len)
+{
+  for (size_t i = 0; i < cg->n; i++)
+    if (write_file (&cg->dirs[i], 1, "cgroup.procs", "0") != 0)
+      return fail (why, why_len, "cannot leave the cgroup", &cg->dirs[i], "cgroup.procs");
+  return 0;
+}
+
+/* --- the end ---------------------------------------------------------------- */
+
+/* Is `pid` (pinned by a pidfd) in a cgroup named `name` still? */
+static int
+still_in (pid_t pid,
+          const char *name)
+{
+  char *text = cordon_proc_read (pid, "cgroup", NULL);
+  char needle[80];
+  int in;
+
+  if (text == NULL)
+    return 0;
+  snprintf (needle, sizeof needle, "/%s", name);
+  in = 0;
+  for (char *p = strstr (text, needle); p != NULL && !in; p = strstr (p + 1, needle))
+    in = p[strlen (needle)] == '\n' || p[strlen (needle)] == '/' || p[strlen (needle)] == '\0';
+  free (text);
+  return in;
+}
+
+/* The keeper is a subreaper: what is killed may be its to reap. */
+static void
+reap_a_while (const struct timespec *nap)
+{
+  while (waitpid (-1, NULL, WNOHANG) > 0)
+    ;
+  nanosleep (nap, NULL);
+}
+
+/* SIGKILL to each process cgroup.procs of `fd` (a cgroup dir) lists;
+ * how many it lists. */
+static int
+kill_listed (int fd,
+             const char *name)
+{
+  int procs = openat (fd, "cgroup.procs", O_RDONLY | O_CLOEXEC);
+  char buf[8192];
+  ssize_t len;
+  int n = 0;
+
+  if (procs < 0)
+    return 0;
+  len = read (procs, buf, sizeof buf - 1);
+  close (procs);
+  if (len <= 0)
+    return 0;
+  buf[len] = '\0';
+  for (char *save = NULL, *l = strtok_r (buf, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
+    {
+      pid_t pid = (pid_t) strtol (l, NULL, 10);
+      int pidfd = pid > 0 ? (int) syscall (SYS_pidfd_open, pid, 0) : -1;
+
+      n++;
+      if (pidfd >= 0 && still_in (pid, name))
+        syscall (SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
+      if (pidfd >= 0)
+        close (pidfd);
+    }
+  return n;
+}
+
+/* Empties and removes `name` below `parent_fd`, its own children first
+ * (depth-bounded); `top` is the name /proc shows the processes under. */
+static void
+remove_tree (int parent_fd,
+             const char *name,
+             const char *top,
+             int depth,
+             long deadline)
+{
+  const struct timespec nap = { 0, 2000000 };
+  int fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  DIR *d;
+  struct dirent *e;
+
+  if (fd < 0)
+    return;
+  if (depth < MAX_DEPTH && (d = fdopendir (dup (fd))) != NULL)
+    {
+      while ((e = readdir (d)) != NULL)
+        if (e->d_type == DT_DIR && e->d_name[0] != '.')
+          remove_tree (fd, e->d_name, top, depth + 1, deadline);
+      closedir (d);
+    }
+  while (kill_listed (fd, top) > 0 && now_ms () < deadline)
+    reap_a_while (&nap);
+  close (fd);
+  /* A process just killed leaves its cgroup once it is reaped. */
+  while (unlinkat (parent_fd, name, AT_REMOVEDIR) != 0 && errno == EBUSY && now_ms () < deadline)
+    nanosleep (&nap, NULL);
+}
+
+/* "C<I> FILE TEXT" of one counter file, its lines joined by ';'. */
+static int
+send_one (KeeperCgroups *cg,
+          KeeperCgroup *dir,
+          char **f,
+          size_t n,
+          char *why,
+          size_t why_len)
+{
+  char path[160], text[CORDON_KEEPER_WORD_MAX - 200], line[CORDON_KEEPER_WORD_MAX];
+  int fd, len;
+  ssize_t got;
+
+  (void) why;
+  (void) why_len;
+  if (n != 3)
+    return 0;
+  snprintf (path, sizeof path, "%s/%s", dir->name, f[2]);
+  if ((fd = openat (dir->parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+    return 0;
+  got = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (got <= 0)
+    return 0;
+  text[got] = '\0';
+  while (got > 0 && text[got - 1] == '\n')
+    text[--got] = '\0';
+  for (char *p = text; *p != '\0'; p++)
+    if (*p == '\n' || (unsigned char) *p < 0x20)
+      *p = ';';
+  len = snprintf (line, sizeof line, "%c%d %s %s\n", (char) CORDON_KEEPER_COUNTER, (int) (dir - cg->dirs),
+                  f[2], text);
+  if (len > 0 && (size_t) len < sizeof line)
+    while (write (cg->life_fd, line, (size_t) len) < 0 && errno == EINTR)
+      ;
+  return 0;
+}
+
+void
+cordon_keeper_cgroups_end (KeeperCgroups *cg,
+                           int life_fd,
+                           long deadline_ms)
+{
+  char unused[1];
+
+  if (cg->spec == NULL)
+    return;
+  for (size_t i = 0; i < cg->n; i++)
+    if (cg->dirs[i].made)
+      {
+        int fd = openat (cg->dirs[i].parent_fd, cg->dirs[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        const struct timespec nap = { 0, 2000000 };
+
+        while (fd >= 0 && kill_listed (fd, cg->dirs[i].name) > 0 && now_ms () < deadline_ms)
+          reap_a_while (&nap);
+        if (fd >= 0)
+          close (fd);
+      }
+  /* The counters once nothing runs there any more, then the cgroups. */
+  cg->life_fd = life_fd;
+  if (life_fd >= 0)
+    each_line (cg, CORDON_CGROUP_LINE_STAT, send_one, unused, sizeof unused);
+  for (size_t i = 0; i < cg->n; i++)
+    if (cg->dirs[i].made)
+      {
+        remove_tree (cg->dirs[i].parent_fd, cg->dirs[i].name, cg->dirs[i].name, 0, deadline_ms);
+        cg->dirs[i].made = 0;
+      }
+}

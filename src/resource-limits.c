@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* resource-limits: [limits] file-size, open-files and core are rlimits, set
+ * wherever named, and core to 0 where not (a dump in the workdir is
+ * memory of the sandbox's the host would find after the run). memory,
+ * swap, cpu and pids bound the sandbox as a whole: a cgroup of its own
+ * holds them, made in each cgroup v1 hierarchy cordon may write (root),
+ * with the policy's values in its limit files; pids falls back to
+ * RLIMIT_NPROC where the sandbox has a user namespace of its own and is
+ * not host root (the kernel counts it per user there). A limit nothing
+ * holds stops the run under enforce=required, and is a named degradation
+ * under best-effort: never a limit that silently bounds nothing. */
+#include "config.h"
+
+#include <string.h>
+
+#include "resource-limits.h"
+
+static const CordonKey limit_keys[CORDON_LIMIT_MAX] = {
+  [CORDON_LIMIT_MEMORY] = CORDON_KEY_LIMITS_MEMORY,
+  [CORDON_LIMIT_SWAP] = CORDON_KEY_LIMITS_SWAP,
+  [CORDON_LIMIT_CPU] = CORDON_KEY_LIMITS_CPU,
+  [CORDON_LIMIT_PIDS] = CORDON_KEY_LIMITS_PIDS,
+};
+
+/* The controller that holds each limit. */
+static const CordonController limit_controllers[CORDON_LIMIT_MAX] = {
+  [CORDON_LIMIT_MEMORY] = CORDON_CONTROLLER_MEMORY,
+  [CORDON_LIMIT_SWAP] = CORDON_CONTROLLER_MEMORY,
+  [CORDON_LIMIT_CPU] = CORDON_CONTROLLER_CPU,
+  [CORDON_LIMIT_PIDS] = CORDON_CONTROLLER_PIDS,
+};
+
+/* The CPU time a share is of: cpu.cfs_period_us, 100 ms (the kernel's
+ * default, and systemd's for CPUQuota=). */
+#define CPU_PERIOD_US 100000
+
+char *
+cordon_resource_limits_format_size (guint64 bytes)
+{
+  static const char units[] = "KMGT";
+  guint u = 0;
+
+  if (bytes == 0 || bytes % 1024 != 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+  for (bytes /= 1024; u + 1 < sizeof units - 1 && bytes % 1024 == 0; bytes /= 1024)
+    u++;
+  return g_strdup_printf ("%" G_GUINT64_FORMAT "%c", bytes, units[u]);
+}
+
+static gboolean
+usable (const CordonHostFacts *facts,
+        CordonController controller)
+{
+  return facts->cgroup.mechanism == CORDON_CGROUP_V1 && facts->cgroup.writable[controller];
+}
+
+/* --- the rlimits --------------------------------------------------------- */
+
+/* Why RLIMIT_NPROC cannot bound this sandbox, or NULL when it can. */
+static const char *
+nproc_unheld (const CordonPlan *plan,
+              const CordonHostFacts *facts)
+{
+  if (!(plan->namespaces & CORDON_NS_USER))
+    return "without a user namespace of the sandbox's own the process limit would count the "
+           "host user's other processes too: unshare user, or use a bwrap without the setuid bit";
+  if (plan->host_root || (facts->uid == 0 && !plan->switch_identity && facts->root_is_host_root))
+    return "the process limit does not bind a sandbox that runs as host root: leave host-user= "
+           "at its default";
+  return NULL;
+}
+
+static gboolean
+add_rlimits (CordonPlan *plan,
+             const CordonPolicy *policy,
+             GError **error)
+{
+  static const CordonKey keys[CORDON_RLIMIT_MAX] = {
+    [CORDON_RLIMIT_FSIZE] = CORDON_KEY_LIMITS_FILE_SIZE,
+    [CORDON_RLIMIT_NOFILE] = CORDON_KEY_LIMITS_OPEN_FILES,
+    [CORDON_RLIMIT_CORE] = CORDON_KEY_LIMITS_CORE,
+    [CORDON_RLIMIT_NPROC] = CORDON_KEY_LIMITS_PIDS,
+  };
+
+  for (guint i = 0; i < CORDON_RLIMIT_MAX; i++)
+    {
+      const CordonItem *it = cordon_policy_get (policy, keys[i]);
+      CordonRlimit *r = &plan->rlimits[i];
+
+      r->key = keys[i];
+      r->set = i == CORDON_RLIMIT_NPROC ? plan->limits[CORDON_LIMIT_PIDS].held_by == CORDON_HELD_RLIMIT
+                                        : it != NULL || i == CORDON_RLIMIT_CORE;
+      r->value = it != NULL ? (guint64) it->num : 0;
+      if (it != NULL)
+        r->rule = it->loc;
+      /* cordon-exec's own fds and those its checks open come first. */
+      if (i == CORDON_RLIMIT_NOFILE && it != NULL && it->num < 16)
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] open-files is at "
+                               "least 16 (cordon's helper holds and opens fds of its own first)");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* --- the limits of the whole sandbox ---------------------------------------- */
+
+static gboolean
+read_limits (CordonPlan *plan,
+             const CordonPolicy *policy,
+             GError **error)
+{
+  const CordonItem *enforce = cordon_policy_get (policy, CORDON_KEY_LIMITS_ENFORCE);
+
+  plan->enforce = enforce != NULL ? (CordonEnforce) enforce->num : CORDON_ENFORCE_REQUIRED;
+  if (enforce != NULL)
+    plan->enforce_rule = enforce->loc;
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      const CordonItem *it = cordon_policy_get (policy, limit_keys[i]);
+      CordonLimit *l = &plan->limits[i];
+
+      l->key = limit_keys[i];
+      l->set = it != NULL;
+      l->value = it != NULL ? (guint64) it->num : 0;
+      if (it != NULL)
+        l->rule = it->loc;
+    }
+  if (plan->limits[CORDON_LIMIT_SWAP].set && !plan->limits[CORDON_LIMIT_MEMORY].set)
+    {
+      cordon_error_set_at (error, &plan->limits[CORDON_LIMIT_SWAP].rule, CORDON_ERROR_POLICY,
+                           "[limits] swap= is the swap allowed beside memory=: set memory= too");
+      return FALSE;
+    }
+  if (plan->limits[CORDON_LIMIT_PIDS].set && plan->limits[CORDON_LIMIT_PIDS].value < 8)
+    {
+      cordon_error_set_at (error, &plan->limits[CORDON_LIMIT_PIDS].rule, CORDON_ERROR_POLICY,
+                           "[limits] pids is at least 8 (bwrap's, cordon's helper's and its "
+                           "checks' processes come first)");
+      return FALSE;
+    }
+  /* Swap is none unless the policy says: a sandbox bounded in memory
+   * must not spill into the host's swap instead. */
+  if (plan->limits[CORDON_LIMIT_MEMORY].set && !plan->limits[CORDON_LIMIT_SWAP].set)
+    plan->limits[CORDON_LIMIT_SWAP].set = TRUE;
+  return TRUE;
+}
+
+/* Who holds each limit set; why not, for those nobody does. */
+static void
+choose_holders (CordonPlan *plan,
+                const CordonHostFacts *facts)
+{
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      CordonLimit *l = &plan->limits[i];
+      CordonController c = limit_controllers[i];
+      const char *nproc = i == CORDON_LIMIT_PIDS ? nproc_unheld (plan, facts) : "";
+      const char *missing = facts->cgroup.missing != NULL ? facts->cgroup.missing
+                                                          : "no cgroup of this host holds it";
+
+      if (!l->set || (i == CORDON_LIMIT_SWAP && plan->limits[CORDON_LIMIT_MEMORY].unheld != NULL))
+        continue;
+      if (usable (facts, c) && (i != CORDON_LIMIT_SWAP || facts->cgroup.memsw || facts->cgroup.swap_total == 0))
+        l->held_by = CORDON_HELD_CGROUP;
+      else if (nproc == NULL)
+        l->held_by = CORDON_HELD_RLIMIT;
+      else if (i == CORDON_LIMIT_SWAP && usable (facts, c))
+        l->unheld = g_strdup ("this host has swap and does not account it per cgroup "
+                              "(memory.memsw.*): boot with swapaccount=1, or turn swap off");
+      else if (i == CORDON_LIMIT_PIDS)
+        l->unheld = g_strdup_printf ("%s; and %s", missing, nproc);
+      else
+        l->unheld = g_strdup (missing);
+    }
+}
+
+static void
+add_settings (CordonPlan *plan,
+              CordonCgroupDir *dir,
+              const CordonHostFacts *facts)
+{
+  const CordonLimit *l = plan->limits;
+  g_autofree char *value = NULL;
+
+#define HELD(i) (l[i].held_by == CORDON_HELD_CGROUP)
+  if ((dir->controllers & (1u << CORDON_CONTROLLER_MEMORY)) && HELD (CORDON_LIMIT_MEMORY))
+    {
+      value = g_strdup_printf ("%" G_GUINT64_FORMAT, l[CORDON_LIMIT_MEMORY].value);
+      cordon_cgroup_dir_add_setting (dir, "memory.limit_in_bytes", value, CORDON_LIMIT_MEMORY);
+      g_clear_pointer (&value, g_free);
+      if (facts->cgroup.memsw)
+        {
+          value = g_strdup_printf ("%" G_GUINT64_FORMAT, l[CORDON_LIMIT_MEMORY].value + l[CORDON_LIMIT_SWAP].value);
+          cordon_cgroup_dir_add_setting (dir, "memory.memsw.limit_in_bytes", value, CORDON_LIMIT_SWAP);
+          g_clear_pointer (&value, g_free);
+        }
+    }
+  if ((dir->controllers & (1u << CORDON_CONTROLLER_PIDS)) && HELD (CORDON_LIMIT_PIDS))
+    {
+      value = g_strdup_printf ("%" G_GUINT64_FORMAT, l[CORDON_LIMIT_PIDS].value);
+      cordon_cgroup_dir_add_setting (dir, "pids.max", value, CORDON_LIMIT_PIDS);
+      g_clear_pointer (&value, g_free);
+    }
+  if ((dir->controllers & (1u << CORDON_CONTROLLER_CPU)) && HELD (CORDON_LIMIT_CPU))
+    {
+      cordon_cgroup_dir_add_setting (dir, "cpu.cfs_period_us", G_STRINGIFY (CPU_PERIOD_US), CORDON_LIMIT_CPU);
+      value = g_strdup_printf ("%" G_GUINT64_FORMAT, l[CORDON_LIMIT_CPU].value * (CPU_PERIOD_US / 100));
+      cordon_cgroup_dir_add_setting (dir, "cpu.cfs_quota_us", value, CORDON_LIMIT_CPU);
+    }
+#undef HELD
+}
+
+/* One cgroup in each v1 hierarchy cordon may write (co-mounted
+ * controllers share one), its limits and the counters read afterwards;
+ * made whenever a cgroup holds any limit, so that each counter is had. */
+static void
+add_cgroup_dirs (CordonPlan *plan,
+                 const CordonHostFacts *facts)
+{
+  static const char * const stats[CORDON_CONTROLLER_MAX][3] = {
+    [CORDON_CONTROLLER_MEMORY] = { "memory.max_usage_in_bytes", "memory.oom_control", NULL },
+    [CORDON_CONTROLLER_PIDS] = { "pids.events", NULL },
+    [CORDON_CONTROLLER_CPUACCT] = { "cpuacct.usage", NULL },
+  };
+
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      CordonCgroupDir *dir = NULL;
+
+      if (!usable (facts, c))
+        continue;
+      for (guint d = 0; d < plan->cgroup_dirs->len && dir == NULL; d++)
+        if (g_str_equal (((CordonCgroupDir *) g_ptr_array_index (plan->cgroup_dirs, d))->parent,
+                         facts->cgroup.parent[c]))
+          dir = g_ptr_array_index (plan->cgroup_dirs, d);
+      if (dir == NULL)
+        g_ptr_array_add (plan->cgroup_dirs, dir = cordon_cgroup_dir_new (facts->cgroup.parent[c], 0));
+      dir->controllers |= 1u << c;
+      for (guint s = 0; stats[c][s] != NULL; s++)
+        g_ptr_array_add (dir->stats, g_strdup (stats[c][s]));
+    }
+  for (guint d = 0; d < plan->cgroup_dirs->len; d++)
+    add_settings (plan, g_ptr_array_index (plan->cgroup_dirs, d), facts);
+}
+
+/* enforce=required: the first limit nothing holds stops the run. */
+static gboolean
+enforce_limits (CordonPlan *plan,
+                GError **error)
+{
+  for (guint i = 0; i < CORDON_LIMIT_MAX && plan->enforce == CORDON_ENFORCE_REQUIRED; i++)
+    {
+      const CordonLimit *l = &plan->limits[i];
+      const CordonKeyInfo *info = cordon_key_info (l->key);
+
+      if (l->unheld == NULL)
+        continue;
+      cordon_error_set_at (error, l->rule.file != NULL ? &l->rule : &plan->limits[CORDON_LIMIT_MEMORY].rule,
+                           CORDON_ERROR_HOST, "[limits] %s%s cannot be held on this host: %s "
+                           "(enforce=best-effort runs without it, named as a degradation)",
+                           info->name, l->rule.file != NULL ? "" : "=0 (the default beside memory=)",
+                           l->unheld);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+cordon_resource_limits_compile (CordonPlan *plan,
+                       const CordonPolicy *policy,
+                       const CordonHostFacts *facts,
+                       GError **error)
+{
+  if (!read_limits (plan, policy, error))
+    return FALSE;
+  choose_holders (plan, facts);
+  if (!enforce_limits (plan, error) || !add_rlimits (plan, policy, error))
+    return FALSE;
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    if (plan->limits[i].held_by == CORDON_HELD_CGROUP)
+      plan->cgroup_mechanism = facts->cgroup.mechanism;
+  if (plan->cgroup_mechanism != CORDON_CGROUP_NONE)
+    add_cgroup_dirs (plan, facts);
+  return TRUE;
+}
