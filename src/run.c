@@ -549,6 +549,11 @@ cordon_run_degradations (const CordonPlan *plan,
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
     if (rules[i].when)
       g_ptr_array_add (named, g_strdup (rules[i].what));
+  /* enforce=best-effort: each limit the host cannot hold. */
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    if (plan->limits[i].unheld != NULL)
+      g_ptr_array_add (named, g_strdup_printf ("no %s limit (%s)", cordon_key_info (plan->limits[i].key)->name,
+                                               plan->limits[i].unheld));
   return named;
 }
 
