@@ -15,6 +15,7 @@
 #include "policy-source.h"
 #include "launch.h"
 #include "render.h"
+#include "resource-limits.h"
 #include "run.h"
 #include "stage.h"
 
@@ -488,6 +489,27 @@ probe_to_show (CordonRun *run,
   return TRUE;
 }
 
+/* A memory limit above the host's RAM binds nothing before the host
+ * itself runs out: a warning at its rule, told as a diagnostic. */
+static void
+warn_limits (const CordonRun *run,
+             const CordonRunOptions *options)
+{
+  const CordonLimit *memory = &run->plan->limits[CORDON_LIMIT_MEMORY];
+  guint64 ram = run->facts->cgroup.mem_total;
+  g_autoptr(CordonDiagnostics) diags = NULL;
+  g_autofree char *value = NULL, *total = NULL;
+
+  if (!memory->set || ram == 0 || memory->value <= ram || options->diagnostics == NULL)
+    return;
+  diags = cordon_diagnostics_new ();
+  value = cordon_resource_limits_format_size (memory->value);
+  total = g_format_size_full (ram, G_FORMAT_SIZE_IEC_UNITS);
+  cordon_diagnostics_add (diags, CORDON_SEVERITY_WARNING, &memory->rule, "[limits] memory=%s is above this "
+                          "host's RAM (%s): it binds nothing before the host runs out", value, total);
+  options->diagnostics (diags, options->data);
+}
+
 /* Policy, host facts, plan, bwrap, helpers and probe: everything before
  * the launch, the degradations named. FALSE after cordon_run_fail. */
 gboolean
@@ -499,6 +521,7 @@ cordon_run_prepare (CordonRun *run,
   cordon_host_facts_scan_policy (run->facts, run->policy);
   if (!adapt_to_setuid_bwrap (run) || !compile_plan (run))
     return FALSE;
+  warn_limits (run, options);
   if (options->purpose == CORDON_RUN_SHOW)
     {
       return show_own_dirs (run, options) && probe_to_show (run, options);
