@@ -43,6 +43,13 @@ cordon_cgroup_run_open (CordonCgroupRun *run,
 }
 
 void
+cordon_cgroup_run_remove (const CordonCgroupRun *run)
+{
+  for (guint i = 0; cordon_cgroup_run_any (run) && i < run->parent_fds->len; i++)
+    (void) unlinkat (g_array_index (run->parent_fds, int, i), run->name, AT_REMOVEDIR);
+}
+
+void
 cordon_cgroup_run_clear (CordonCgroupRun *run)
 {
   for (guint i = 0; run->parent_fds != NULL && i < run->parent_fds->len; i++)

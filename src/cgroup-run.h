@@ -29,6 +29,11 @@ typedef struct
 gboolean cordon_cgroup_run_open (CordonCgroupRun *run,
                                  const CordonPlan *plan,
                                  GError **error);
+/* The last resort, once the keeper is gone: each cgroup it should have
+ * removed, if it is still there and empty (the keeper killed late by the
+ * supervisor). Nothing else is touched: only the run's names, below the
+ * parents' fds. */
+void cordon_cgroup_run_remove (const CordonCgroupRun *run);
 void cordon_cgroup_run_clear (CordonCgroupRun *run);
 gboolean cordon_cgroup_run_any (const CordonCgroupRun *run);
 /* The keeper's --cgroup instructions, for a sealed memfd. */

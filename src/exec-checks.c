@@ -207,6 +207,34 @@ check_read_only (CordonChecker *ck,
   result (ck, id, 1, errno, "");
 }
 
+/* A cgroup or cgroup2 mount of this mount namespace that is not
+ * read-only: 1, with "MOUNT POINT is a writable cgroup file system" in
+ * `why`. */
+static int
+writable_cgroupfs (char *why,
+                   size_t why_len)
+{
+  char *text = cordon_proc_read (0, "mountinfo", NULL);
+  int found = 0;
+
+  for (char *save = NULL, *l = text != NULL ? strtok_r (text, "\n", &save) : NULL; l != NULL && !found;
+       l = strtok_r (NULL, "\n", &save))
+    {
+      char *dash = strstr (l, " - "), point[256], opts[256];
+
+      if (dash == NULL || (strncmp (dash, " - cgroup ", 10) != 0 && strncmp (dash, " - cgroup2 ", 11) != 0))
+        continue;
+      if (sscanf (l, "%*s %*s %*s %*s %255s %255s", point, opts) == 2
+          && (strcmp (opts, "rw") == 0 || strncmp (opts, "rw,", 3) == 0))
+        {
+          snprintf (why, why_len, "%s is a writable cgroup file system", point);
+          found = 1;
+        }
+    }
+  free (text);
+  return found;
+}
+
 /* One of the sandbox's cgroups, by its host path: none of its limits
  * opens for writing (the open is the attempt: nothing is written), and
  * the helper cannot move itself into the parent (the write is the
@@ -217,8 +245,17 @@ check_cgroup (CordonChecker *ck,
               char * const *arg)
 {
   const char *id = arg[0], *leaf = arg[1], *parent = arg[2], *file = arg[3];
-  char path[4200];
+  char path[4200], why[512];
   int fd, err;
+
+  /* Not at these paths, but writable elsewhere (a policy that binds the
+   * host's /sys, or /, writable at another path): no cgroup file system
+   * may be mounted read-write in the sandbox at all. */
+  if (writable_cgroupfs (why, sizeof why))
+    {
+      result (ck, id, 0, 0, why);
+      return;
+    }
 
   if (strcmp (file, "-") != 0)
     {

@@ -280,6 +280,10 @@ kill_listed (int fd,
       pid_t pid = (pid_t) strtol (l, NULL, 10);
       int pidfd = pid > 0 ? (int) syscall (SYS_pidfd_open, pid, 0) : -1;
 
+      /* Never the keeper itself (in the cgroup still, should it have
+       * failed to leave): it is the one that removes it. */
+      if (pid == getpid ())
+        continue;
       n++;
       if (pidfd >= 0 && still_in (pid, name))
         syscall (SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);

@@ -688,7 +688,11 @@ launch (CordonRun *run,
    * open here for the whole run. */
   cordon_stage_set_clear (&stage);
   if (!cordon_supervise (&l, &sup, &run->result, &error))
-    return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
+    {
+      cordon_cgroup_run_remove (&run->cgroups);
+      return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
+    }
+  cordon_cgroup_run_remove (&run->cgroups);
   run->has_result = TRUE;
   /* Killed, and the memory limit's OOM kills are why (the kernel picks
    * the largest process: the command, or one of its children). */
