@@ -170,6 +170,8 @@ run_args_clear (RunArgs *a)
   g_strfreev (a->o.allow_env);
   g_strfreev (a->o.setenv);
   g_strfreev (a->o.writable);
+  g_free (a->o.memory);
+  g_free (a->o.pids);
   g_free (a->timeout);
   g_free (a->kill_after);
   g_free (a->report);
@@ -298,7 +300,11 @@ tell_limit (const CordonPlan *plan,
                                                      : cordon_resource_limits_format_size (l->value);
   g_autofree char *where = l->rule.file != NULL ? cordon_location_to_string (&l->rule) : g_strdup ("a default");
 
-  fprintf (stderr, "cordon: %s %s (policy %s)\n", what, value, where);
+  /* An override's rule is a line of generated text: its option says more. */
+  if (g_strcmp0 (l->rule.file, "<command line>") == 0)
+    fprintf (stderr, "cordon: %s %s (--%s)\n", what, value, cordon_key_info (l->key)->name);
+  else
+    fprintf (stderr, "cordon: %s %s (policy %s)\n", what, value, where);
 }
 
 static int
@@ -366,6 +372,8 @@ cmd_run (int argc,
     { "setenv", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.o.setenv, "Set a variable in the sandbox", "NAME=VALUE" },
     { "writable", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &a.o.writable, "Also bind this host path writable", "PATH" },
     { "share-net", 0, 0, G_OPTION_ARG_NONE, &a.o.share_net, "Keep the host network (a degradation)", NULL },
+    { "memory", 0, 0, G_OPTION_ARG_STRING, &a.o.memory, "Bound the sandbox's memory for this run ([limits] memory)", "SIZE" },
+    { "pids", 0, 0, G_OPTION_ARG_STRING, &a.o.pids, "Bound its processes for this run ([limits] pids)", "N" },
     { "no-verify", 0, 0, G_OPTION_ARG_NONE, &a.o.no_verify, "Skip the verification of the sandbox (a degradation)", NULL },
     { NULL }
   };

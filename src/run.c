@@ -224,6 +224,10 @@ cordon_run_overrides_text (const CordonRunOptions *options,
       g_string_append (text, "[namespaces]\nshare=net\n");
       g_ptr_array_add (recorded, g_strdup ("--share-net"));
     }
+  append_override (&o, "limits", "memory", options->memory != NULL ? (char *[]) { options->memory, NULL } : NULL,
+                   "--memory", TRUE);
+  append_override (&o, "limits", "pids", options->pids != NULL ? (char *[]) { options->pids, NULL } : NULL,
+                   "--pids", TRUE);
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 

@@ -61,6 +61,8 @@ typedef struct
   char **setenv;
   char **writable;
   gboolean share_net;
+  char *memory;               /* --memory SIZE: [limits] memory for this run */
+  char *pids;                 /* --pids N: [limits] pids for this run */
   gboolean no_verify;
   const char * const *command;
   const char * const *environ;
