@@ -702,6 +702,117 @@ test_parse_reports_a_size_past_the_key_s_most (void **state)
     }
 }
 
+/* [limits] cpu= is a share of one CPU: a whole number and '%'. */
+static void
+test_parse_reads_a_cpu_share_in_percent (void **state)
+{
+  const struct { const char *text; gint64 percent; } shares[] = {
+    { "50%", 50 }, { "200%", 200 }, { "1%", 1 }, { "409600%", 409600 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shares); i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\ncpu=%s\n", shares[i].text);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 0);
+      assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_CPU), shares[i].percent);
+    }
+}
+
+/* What is no share is pointed at where it stops being one; a share out
+ * of bounds at its start. */
+static void
+test_parse_reports_what_is_no_cpu_share_at_its_column (void **state)
+{
+  const struct { const char *text; guint col; gboolean range; } bad[] = {
+    { "50", 7, FALSE }, { "%", 5, FALSE }, { "5O%", 6, FALSE }, { "50%%", 7, FALSE },
+    { "1000000000%", 5, FALSE }, { "0%", 5, TRUE }, { "409601%", 5, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\ncpu=%s\n", bad[i].text);
+      g_autofree char *msg = bad[i].range
+        ? g_strdup_printf ("[limits] cpu is between 1%% and 409600%%, not '%s'", bad[i].text)
+        : g_strdup_printf ("[limits] cpu takes a share of one CPU: a whole number and '%%' "
+                           "(such as 50%% or 200%%), not '%s'", bad[i].text);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 1);
+      expect_error (diags, msg, 2, bad[i].col);
+      assert_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_CPU));
+    }
+}
+
+/* bwrap and cordon's helper are in the sandbox's memory cgroup too:
+ * memory= below 16M would kill them before the command starts. */
+static void
+test_parse_refuses_memory_below_16m (void **state)
+{
+  static const char * const small[] = { "8M", "16777215", "0", "16383K", NULL };
+
+  for (guint i = 0; small[i] != NULL; i++)
+    {
+      g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\nmemory=%s\n", small[i]);
+      g_autofree char *msg = g_strdup_printf ("[limits] memory is at least 16M (bwrap and cordon's helper "
+                                              "are held by it too), not '%s'", small[i]);
+      g_autoptr(CordonPolicy) policy = parse (text, diags);
+
+      expect_n_diags (diags, 1);
+      expect_error (diags, msg, 2, 8);
+      assert_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY));
+    }
+}
+
+static void
+test_parse_accepts_memory_of_16m_and_swap_of_0 (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[limits]\nmemory=16M\nswap=0\n", diags);
+  g_autoptr(CordonDiagnostics) bytes_diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) bytes = parse ("[limits]\nmemory=16777216\n", bytes_diags);
+
+  expect_n_diags (diags, 0);
+  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_MEMORY), 16 << 20);
+  assert_non_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_SWAP));
+  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_SWAP), 0);
+  expect_n_diags (bytes_diags, 0);
+  assert_int_equal (cordon_policy_get_num (bytes, CORDON_KEY_LIMITS_MEMORY), 16 << 20);
+}
+
+static void
+test_parse_reads_each_enforce_word (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) required = parse ("[limits]\nenforce=required\n", diags);
+  g_autoptr(CordonPolicy) best = parse ("[limits]\nenforce=best-effort\n", diags);
+  g_autoptr(CordonPolicy) unset = parse ("[limits]\ntimeout=5\n", diags);
+
+  expect_n_diags (diags, 0);
+  assert_int_equal (cordon_policy_get_num (required, CORDON_KEY_LIMITS_ENFORCE), CORDON_ENFORCE_REQUIRED);
+  assert_int_equal (cordon_policy_get_num (best, CORDON_KEY_LIMITS_ENFORCE), CORDON_ENFORCE_BEST_EFFORT);
+  /* The default is the strict one. */
+  assert_int_equal (cordon_policy_get_num (unset, CORDON_KEY_LIMITS_ENFORCE), CORDON_ENFORCE_REQUIRED);
+}
+
+static void
+test_parse_reports_an_unknown_enforce_word_with_suggestion (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[limits]\nenforce=best_effort\n", diags);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 1);
+  d = expect_error (diags, "unknown value 'best_effort' for [limits] enforce", 2, 9);
+  assert_string_equal (d->message, "unknown value 'best_effort' for [limits] enforce "
+                                   "(one of: required, best-effort); did you mean 'best-effort'?");
+  assert_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_ENFORCE));
+}
+
 static void
 test_parse_accepts_the_largest_timeout (void **state)
 {
@@ -1467,6 +1578,12 @@ main (void)
     cmocka_unit_test (test_parse_reports_what_is_no_size_at_the_bad_character),
     cmocka_unit_test (test_parse_reports_a_size_past_the_key_s_most),
     cmocka_unit_test (test_parse_refuses_scratch_0),
+    cmocka_unit_test (test_parse_reads_a_cpu_share_in_percent),
+    cmocka_unit_test (test_parse_reports_what_is_no_cpu_share_at_its_column),
+    cmocka_unit_test (test_parse_refuses_memory_below_16m),
+    cmocka_unit_test (test_parse_accepts_memory_of_16m_and_swap_of_0),
+    cmocka_unit_test (test_parse_reads_each_enforce_word),
+    cmocka_unit_test (test_parse_reports_an_unknown_enforce_word_with_suggestion),
     cmocka_unit_test (test_parse_accepts_the_largest_timeout),
     cmocka_unit_test (test_parse_reports_unknown_variable_at_its_dollar),
     cmocka_unit_test (test_parse_reports_unknown_variable_in_env_set_value),

@@ -730,6 +730,75 @@ test_render_explain_says_none_when_nothing_is_skipped (void **state)
   assert_non_null (strstr (explain, "--dev /dev  built-in: fresh /dev\n"));
 }
 
+/* A root caller's v1 host, as cordon_cgroup_host_find finds it: memory,
+ * pids and cpu each a hierarchy cordon may write. */
+static void
+host_has_v1 (FixtureHost *host)
+{
+  static const char * const parents[CORDON_CONTROLLER_MAX] = {
+    "/sys/fs/cgroup/memory/job", "/sys/fs/cgroup/pids/job", "/sys/fs/cgroup/cpu/job", NULL,
+  };
+  CordonCgroupHost *cg = &host->facts->cgroup;
+
+  cg->mechanism = CORDON_CGROUP_V1;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      g_free (cg->parent[c]);
+      cg->parent[c] = g_strdup (parents[c]);
+      cg->writable[c] = parents[c] != NULL;
+    }
+  cg->memsw = TRUE;
+}
+
+/* Each file the keeper writes, in each cgroup, beside the rule that
+ * asked for it (swap=0 is memory='s default). */
+static void
+test_render_explain_puts_each_cgroup_file_beside_its_rule (void **state)
+{
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+
+  host_has_v1 (*state);
+  compile_text (*state, "[namespaces]\nunshare=user;pid\n[limits]\nmemory=256M\ncpu=50%\npids=100\n", &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  if (strstr (explain, "\nbefore bwrap, cordon-keeper makes cordon-PID-RANDOM (cgroup-v1) below:\n"
+                       "  /sys/fs/cgroup/memory/job\n"
+                       "    memory.limit_in_bytes=268435456  test.policy:4:8 [limits] memory\n"
+                       "    memory.memsw.limit_in_bytes=268435456  default of [limits] swap\n"
+                       "  /sys/fs/cgroup/pids/job\n"
+                       "    pids.max=100  test.policy:6:6 [limits] pids\n"
+                       "  /sys/fs/cgroup/cpu/job\n"
+                       "    cpu.cfs_period_us=100000  test.policy:5:5 [limits] cpu\n"
+                       "    cpu.cfs_quota_us=50000  test.policy:5:5 [limits] cpu\n"
+                       "\nin the sandbox, cordon-exec sets (soft and hard):\n"
+                       "  RLIMIT_CORE=0  default of [limits] core\n") == NULL)
+    fail_msg ("no cgroup files beside their rules in:\n%s", explain);
+  /* The cgroup holds pids: no RLIMIT_NPROC, and nothing unheld. */
+  assert_null (strstr (explain, "RLIMIT_NPROC"));
+  assert_null (strstr (explain, "not held on this host"));
+}
+
+/* No cgroup: no keeper's cgroup, pids as RLIMIT_NPROC, and what
+ * best-effort leaves unheld, each with its rule and the host's reason. */
+static void
+test_render_explain_names_the_rlimit_and_each_limit_not_held (void **state)
+{
+  FixtureHost *host = *state;
+  g_auto(Compiled) c = { 0 };
+  g_autofree char *explain = NULL;
+
+  host->facts->cgroup.mechanism = CORDON_CGROUP_NONE;
+  host->facts->cgroup.missing = g_strdup ("this host mounts no cgroup with memory, pids and cpu");
+  compile_text (host, "[namespaces]\nunshare=user;pid\n[limits]\nmemory=256M\npids=100\nenforce=best-effort\n", &c);
+  explain = cordon_render_explain (c.plan, c.argv);
+  assert_null (strstr (explain, "cordon-keeper makes"));
+  if (strstr (explain, "\n  RLIMIT_NPROC=100  test.policy:5:6 [limits] pids\n") == NULL)
+    fail_msg ("no RLIMIT_NPROC beside pids= in:\n%s", explain);
+  if (strstr (explain, "\nnot held on this host (enforce=best-effort: a degradation): memory  "
+                       "test.policy:4:8 [limits] memory: this host mounts no cgroup with memory, pids and cpu\n") == NULL)
+    fail_msg ("memory= not named unheld in:\n%s", explain);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
 int
@@ -774,6 +843,8 @@ main (void)
     T (test_render_explain_lists_every_skip_with_its_reason),
     T (test_render_explain_names_variables_but_never_prints_a_value),
     cmocka_unit_test (test_render_explain_says_none_when_nothing_is_skipped),
+    T (test_render_explain_puts_each_cgroup_file_beside_its_rule),
+    T (test_render_explain_names_the_rlimit_and_each_limit_not_held),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

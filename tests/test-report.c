@@ -455,6 +455,120 @@ test_report_gives_the_limits_of_the_plan (void **state)
   assert_member_null (limits, "pids");
 }
 
+/* The limits member's own members, in order: a reader keys on them. */
+static void
+test_report_lists_every_limits_member_in_order (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  JsonNode *limits = member (root, "limits");
+  g_autoptr(GList) names = NULL;
+  g_autoptr(GString) joined = g_string_new (NULL);
+
+  assert_true (JSON_NODE_HOLDS_OBJECT (limits));
+  names = json_object_get_members (json_node_get_object (limits));
+  for (GList *l = names; l != NULL; l = l->next)
+    g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
+  assert_string_equal (joined->str, "mechanism,scratch,file_size,open_files,core,memory,swap,cpu_percent,pids,"
+                                    "memory_peak,oom_kills,pids_max_hits,cpu_usec");
+}
+
+static void
+hold (CordonPlan *plan,
+      CordonLimitKind kind,
+      guint64 value,
+      CordonHeldBy held_by)
+{
+  plan->limits[kind].set = TRUE;
+  plan->limits[kind].value = value;
+  plan->limits[kind].held_by = held_by;
+}
+
+/* What the sandbox's cgroups held and counted. */
+static void
+test_report_gives_the_held_limits_and_what_the_cgroups_counted (void **state)
+{
+  Fixture *f = *state;
+  CordonCgroupStats stats;
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *limits;
+
+  f->plan->cgroup_mechanism = CORDON_CGROUP_V1;
+  hold (f->plan, CORDON_LIMIT_MEMORY, 256 << 20, CORDON_HELD_CGROUP);
+  hold (f->plan, CORDON_LIMIT_SWAP, 0, CORDON_HELD_CGROUP);
+  hold (f->plan, CORDON_LIMIT_CPU, 50, CORDON_HELD_CGROUP);
+  hold (f->plan, CORDON_LIMIT_PIDS, 100, CORDON_HELD_CGROUP);
+  cordon_cgroup_stats_init (&stats);
+  stats.read = TRUE;
+  stats.memory_peak = 123456789;
+  stats.oom_kills = 2;
+  stats.pids_max_hits = 0;
+  stats.cpu_usec = 1234567;
+  f->report.cgroup_stats = &stats;
+  root = report_json (&f->report);
+  limits = member (root, "limits");
+  assert_member_string (limits, "mechanism", "cgroup-v1");
+  assert_member_int (limits, "memory", 256 << 20);
+  /* swap=0 is a limit held (none allowed), not the absence of one. */
+  assert_member_int (limits, "swap", 0);
+  assert_member_int (limits, "cpu_percent", 50);
+  assert_member_int (limits, "pids", 100);
+  assert_member_int (limits, "memory_peak", 123456789);
+  assert_member_int (limits, "oom_kills", 2);
+  assert_member_int (limits, "pids_max_hits", 0);
+  assert_member_int (limits, "cpu_usec", 1234567);
+}
+
+/* A limit set and not held is null (best-effort names it among the
+ * degradations); pids held by RLIMIT_NPROC is held. No cgroup: nothing
+ * counted. */
+static void
+test_report_writes_null_for_a_limit_not_held_and_counters_without_cgroups (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *limits;
+
+  hold (f->plan, CORDON_LIMIT_MEMORY, 256 << 20, CORDON_HELD_NOT);
+  f->plan->limits[CORDON_LIMIT_MEMORY].unheld = g_strdup ("this host mounts no cgroup with memory");
+  hold (f->plan, CORDON_LIMIT_PIDS, 100, CORDON_HELD_RLIMIT);
+  f->report.cgroup_stats = NULL;
+  root = report_json (&f->report);
+  limits = member (root, "limits");
+  assert_member_string (limits, "mechanism", "none");
+  assert_member_null (limits, "memory");
+  assert_member_null (limits, "swap");
+  assert_member_null (limits, "cpu_percent");
+  assert_member_int (limits, "pids", 100);
+  assert_member_null (limits, "memory_peak");
+  assert_member_null (limits, "oom_kills");
+  assert_member_null (limits, "pids_max_hits");
+  assert_member_null (limits, "cpu_usec");
+}
+
+/* A counter the keeper could not read is unknown, not 0. */
+static void
+test_report_writes_null_for_a_counter_the_keeper_did_not_send (void **state)
+{
+  Fixture *f = *state;
+  CordonCgroupStats stats;
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *limits;
+
+  f->plan->cgroup_mechanism = CORDON_CGROUP_V1;
+  hold (f->plan, CORDON_LIMIT_MEMORY, 64 << 20, CORDON_HELD_CGROUP);
+  cordon_cgroup_stats_init (&stats);
+  stats.read = TRUE;
+  stats.memory_peak = 4096;
+  f->report.cgroup_stats = &stats;
+  root = report_json (&f->report);
+  limits = member (root, "limits");
+  assert_member_int (limits, "memory_peak", 4096);
+  assert_member_null (limits, "oom_kills");
+  assert_member_null (limits, "pids_max_hits");
+  assert_member_null (limits, "cpu_usec");
+}
+
 static void
 test_report_lists_each_mask_with_its_rule_and_reason (void **state)
 {
@@ -840,6 +954,10 @@ main (void)
     T (test_report_names_every_outcome),
     T (test_report_without_a_result_writes_null_run_members),
     T (test_report_gives_the_limits_of_the_plan),
+    T (test_report_lists_every_limits_member_in_order),
+    T (test_report_gives_the_held_limits_and_what_the_cgroups_counted),
+    T (test_report_writes_null_for_a_limit_not_held_and_counters_without_cgroups),
+    T (test_report_writes_null_for_a_counter_the_keeper_did_not_send),
     T (test_report_gives_durations_in_milliseconds),
     T (test_report_writes_null_failure_when_the_run_did_not_fail),
     T (test_report_names_the_reason_and_message_of_a_failure),

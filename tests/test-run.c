@@ -150,6 +150,83 @@ test_run_names_a_fallback_to_the_host_proc (void **state)
   assert_string_equal (named, "host /proc");
 }
 
+/* The fixture host's cgroups, as cordon_cgroup_host_find leaves them:
+ * none (with `missing`), or a v1 host whose memory, pids and cpu
+ * hierarchies cordon may write. */
+static void
+host_has_no_cgroup (FixtureHost *host,
+                    const char *missing)
+{
+  host->facts->cgroup.mechanism = CORDON_CGROUP_NONE;
+  g_free (host->facts->cgroup.missing);
+  host->facts->cgroup.missing = g_strdup (missing);
+}
+
+static void
+host_has_v1 (FixtureHost *host,
+             gboolean memsw)
+{
+  static const char * const parents[CORDON_CONTROLLER_MAX] = {
+    "/sys/fs/cgroup/memory/job", "/sys/fs/cgroup/pids/job", "/sys/fs/cgroup/cpu/job", NULL,
+  };
+  CordonCgroupHost *cg = &host->facts->cgroup;
+
+  cg->mechanism = CORDON_CGROUP_V1;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      g_free (cg->parent[c]);
+      cg->parent[c] = g_strdup (parents[c]);
+      cg->writable[c] = parents[c] != NULL;
+    }
+  cg->memsw = memsw;
+  cg->swap_total = G_GUINT64_CONSTANT (1) << 30;
+}
+
+/* enforce=best-effort: each limit nothing holds, named with the host's
+ * reason, in the order of the keys. */
+static void
+test_run_names_each_limit_the_host_cannot_hold (void **state)
+{
+  g_autofree char *text = g_strconcat (strong, "[limits]\ncpu=50%\nmemory=256M\nenforce=best-effort\n", NULL);
+  g_autofree char *named = NULL;
+
+  host_has_no_cgroup (*state, "this host mounts no cgroup with memory, pids and cpu");
+  named = degradations_of (*state, text, NULL, FALSE, NULL);
+  assert_string_equal (named, "no memory limit (this host mounts no cgroup with memory, pids and cpu)"
+                              "|no cpu limit (this host mounts no cgroup with memory, pids and cpu)");
+}
+
+/* Swap a v1 host does not account: memory is held, swap=0 is not. */
+static void
+test_run_names_swap_the_host_does_not_account (void **state)
+{
+  g_autofree char *text = g_strconcat (strong, "[limits]\nmemory=256M\nenforce=best-effort\n", NULL);
+  g_autofree char *named = NULL;
+
+  host_has_v1 (*state, FALSE);
+  named = degradations_of (*state, text, NULL, FALSE, NULL);
+  assert_string_equal (named, "no swap limit (this host has swap and does not account it per cgroup "
+                              "(memory.memsw.*): boot with swapaccount=1, or turn swap off)");
+}
+
+/* A limit held, by a cgroup or by RLIMIT_NPROC, weakens nothing. */
+static void
+test_run_names_no_limit_that_is_held (void **state)
+{
+  g_autofree char *text = g_strconcat (strong, "[limits]\nmemory=256M\nswap=64M\ncpu=50%\npids=100\n"
+                                       "enforce=best-effort\n", NULL);
+  g_autofree char *pids = g_strconcat (strong, "[limits]\npids=100\nenforce=best-effort\n", NULL);
+  g_autofree char *by_cgroup = NULL;
+  g_autofree char *by_rlimit = NULL;
+
+  host_has_v1 (*state, TRUE);
+  by_cgroup = degradations_of (*state, text, NULL, FALSE, NULL);
+  host_has_no_cgroup (*state, "this host mounts no cgroup with memory, pids and cpu");
+  by_rlimit = degradations_of (*state, pids, NULL, FALSE, NULL);
+  assert_string_equal (by_cgroup, "");
+  assert_string_equal (by_rlimit, "");
+}
+
 /* --- the command line's overrides --------------------------------------- */
 
 typedef struct
@@ -292,6 +369,12 @@ main (void)
     cmocka_unit_test_setup_teardown (test_run_names_what_the_host_and_the_caller_chose,
                                      fixture_host_setup, fixture_host_teardown),
     cmocka_unit_test_setup_teardown (test_run_names_a_fallback_to_the_host_proc,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_each_limit_the_host_cannot_hold,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_swap_the_host_does_not_account,
+                                     fixture_host_setup, fixture_host_teardown),
+    cmocka_unit_test_setup_teardown (test_run_names_no_limit_that_is_held,
                                      fixture_host_setup, fixture_host_teardown),
     cmocka_unit_test (test_run_overrides_none_are_no_text),
     cmocka_unit_test (test_run_overrides_keep_a_section_s_keys_under_one_header),

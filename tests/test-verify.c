@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -17,6 +18,7 @@
 #include "fixture-host.h"
 #include "protocol.h"
 #include "sha256.h"
+#include "spec-codec.h"
 #include "verify.h"
 
 static CordonPlan *
@@ -341,6 +343,137 @@ test_verify_writes_only_lines_the_helper_reads (void **state)
       assert_true (seen[i] > 0);
 }
 
+/* A root caller's v1 host (cordon_cgroup_host_find's view): each
+ * controller given a parent is writable there. */
+static void
+host_has_v1 (FixtureHost *host,
+             const char * const parents[CORDON_CONTROLLER_MAX])
+{
+  CordonCgroupHost *cg = &host->facts->cgroup;
+
+  cg->mechanism = CORDON_CGROUP_V1;
+  cg->memsw = TRUE;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      g_free (cg->parent[c]);
+      cg->parent[c] = g_strdup (parents[c]);
+      cg->writable[c] = parents[c] != NULL;
+    }
+}
+
+/* A run's cgroups as cordon_cgroup_run_open makes them, but each
+ * parent fd an O_PATH of a directory of the fixture's (the host's
+ * cgroups are not the test's to open). */
+static void
+cgroup_run_of (FixtureHost *host,
+               const CordonPlan *plan,
+               CordonCgroupRun *run)
+{
+  run->name = g_strdup ("cordon-42-0123456789abcdef");
+  run->dirs = plan->cgroup_dirs;
+  run->parent_fds = g_array_new (FALSE, FALSE, sizeof (int));
+  cordon_cgroup_stats_init (&run->stats);
+  for (guint i = 0; i < plan->cgroup_dirs->len; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("/cgroup-parent-%u", i);
+      g_autofree char *real = g_strconcat (host->root, dir, NULL);
+      int fd;
+
+      fixture_host_add_dir (host, dir);
+      fd = open (real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      assert_true (fd >= 0);
+      g_array_append_val (run->parent_fds, fd);
+    }
+}
+
+/* One cgroup line per cgroup of the run, each one cordon-exec reads
+ * (5 fields: a parent with a tab in its name is encoded), naming the
+ * leaf, its parent and the first limit file; a check each, tied to
+ * that limit's rule; and outside-cgroup, tied to the first limit's. */
+static void
+test_verify_checks_each_cgroup_of_the_run (void **state)
+{
+  static const char * const parents[CORDON_CONTROLLER_MAX] = {
+    "/sys/fs/cgroup/memory/my\tjob", "/sys/fs/cgroup/pids/job", "/sys/fs/cgroup/cpu/job", NULL,
+  };
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonVerify) v = NULL;
+  CordonCgroupRun run = { 0 };
+  g_autofree char *spec = NULL;
+  g_auto(GStrv) lines = NULL;
+  static const struct { CordonKey key; guint line; const char *file; } want[] = {
+    { CORDON_KEY_LIMITS_MEMORY, 6, "memory.limit_in_bytes" },
+    { CORDON_KEY_LIMITS_PIDS, 8, "pids.max" },
+    { CORDON_KEY_LIMITS_CPU, 7, "cpu.cfs_period_us" },
+  };
+  guint n = 0;
+  const CordonCheck *outside;
+
+  host_has_v1 (host, parents);
+  plan = plan_of (host, "[filesystem]\nroot=read-only\n[namespaces]\nunshare=user;pid\n"
+                        "[limits]\nmemory=256M\ncpu=50%\npids=100\n");
+  assert_non_null (plan);
+  assert_int_equal (plan->cgroup_dirs->len, G_N_ELEMENTS (want));
+  cgroup_run_of (host, plan, &run);
+  v = cordon_verify_new (plan, host->facts, NULL);
+  cordon_verify_add_cgroups (v, &run);
+  spec = spec_text (v);
+  lines = g_strsplit (spec, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], "\t", -1);
+      CordonSpecVerb verb = cordon_spec_verb_find (f[0], g_strv_length (f));
+      g_autofree char *leaf = NULL;
+      const CordonCheck *c;
+
+      if (verb == CORDON_SPEC_MAX)
+        fail_msg ("cordon-exec does not read \"%s\"", lines[i]);
+      if (verb != CORDON_SPEC_CGROUP)
+        continue;
+      assert_true (n < G_N_ELEMENTS (want));
+      for (guint k = 2; f[k] != NULL; k++)
+        cordon_spec_decode (f[k]);
+      leaf = g_build_filename (parents[n], run.name, NULL);
+      assert_string_equal (f[2], leaf);
+      assert_string_equal (f[3], parents[n]);
+      assert_string_equal (f[4], want[n].file);
+      c = check_of (v, f[1]);
+      assert_non_null (c);
+      assert_string_equal (c->target, leaf);
+      assert_int_equal (c->key, want[n].key);
+      assert_int_equal (c->rule.line, want[n].line);
+      n++;
+    }
+  assert_int_equal (n, G_N_ELEMENTS (want));
+  outside = check_of (v, "outside-cgroup");
+  assert_non_null (outside);
+  assert_int_equal (outside->key, CORDON_KEY_LIMITS_MEMORY);
+  assert_int_equal (outside->rule.line, 6);
+  cordon_cgroup_run_clear (&run);
+}
+
+/* A run without cgroups asks nothing of them. */
+static void
+test_verify_asks_nothing_of_cgroups_a_run_has_none_of (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = plan_of (host, "[filesystem]\nroot=read-only\n");
+  g_autoptr(CordonVerify) v = NULL;
+  CordonCgroupRun run = { 0 };
+  g_autofree char *spec = NULL;
+
+  assert_non_null (plan);
+  cgroup_run_of (host, plan, &run);
+  v = cordon_verify_new (plan, host->facts, NULL);
+  cordon_verify_add_cgroups (v, &run);
+  spec = spec_text (v);
+  assert_false (g_str_has_prefix (spec, "cgroup\t"));
+  assert_null (strstr (spec, "\ncgroup\t"));
+  assert_null (check_of (v, "outside-cgroup"));
+  cordon_cgroup_run_clear (&run);
+}
+
 static void
 test_sha256_of_the_helper_matches_glib (void **state)
 {
@@ -380,6 +513,8 @@ main (void)
     T (test_verify_proves_the_scratch_sizes_from_outside),
     T (test_verify_asks_nothing_of_proc_sys_without_a_proc),
     T (test_verify_expects_a_root_callers_sandbox_as_its_host_user),
+    T (test_verify_checks_each_cgroup_of_the_run),
+    T (test_verify_asks_nothing_of_cgroups_a_run_has_none_of),
     cmocka_unit_test (test_sha256_of_the_helper_matches_glib),
 #undef T
   };

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-resource-limits: compile's [limits] step for the limits of the
+ * whole sandbox (memory, swap, cpu, pids). Who holds each (the plan's
+ * cgroup, RLIMIT_NPROC, or nobody), the files the keeper writes and the
+ * values in them, in order, and what a limit nobody holds does: stop
+ * the run at its rule (enforce=required) or stand named (best-effort).
+ * A limit believed held that is not is a sandbox that can take the
+ * host's memory; so every case asserts where the value goes, not only
+ * that compile succeeded. The fixture host's cgroups are set by hand
+ * (facts->cgroup), as cordon_cgroup_host_find would find them. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "compile.h"
+#include "fixture-host.h"
+#include "plan.h"
+#include "resource-limits.h"
+
+#define MEMORY_PARENT "/sys/fs/cgroup/memory/process_api/abc"
+#define PIDS_PARENT "/sys/fs/cgroup/pids"
+#define CPU_PARENT "/sys/fs/cgroup/cpu"
+#define CPUACCT_PARENT "/sys/fs/cgroup/cpuacct"
+#define CO_PARENT "/sys/fs/cgroup/cpu,cpuacct/job"
+#define NO_CGROUP "this host mounts no cgroup with memory, pids and cpu"
+
+/* --- helpers ------------------------------------------------------------ */
+
+/* The fixture as a root caller of a cgroup v1 host finds it: each
+ * controller given a parent is writable there (NULL: none). */
+static void
+host_has_v1 (FixtureHost *host,
+             const char *memory,
+             const char *pids,
+             const char *cpu,
+             const char *cpuacct)
+{
+  CordonCgroupHost *cg = &host->facts->cgroup;
+  const char *parents[CORDON_CONTROLLER_MAX] = {
+    [CORDON_CONTROLLER_MEMORY] = memory,
+    [CORDON_CONTROLLER_PIDS] = pids,
+    [CORDON_CONTROLLER_CPU] = cpu,
+    [CORDON_CONTROLLER_CPUACCT] = cpuacct,
+  };
+
+  cg->mechanism = CORDON_CGROUP_V1;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      g_free (cg->parent[c]);
+      cg->parent[c] = g_strdup (parents[c]);
+      cg->writable[c] = parents[c] != NULL;
+    }
+}
+
+static void
+host_has_no_cgroup (FixtureHost *host,
+                    const char *missing)
+{
+  g_free (host->facts->cgroup.missing);
+  host->facts->cgroup.mechanism = CORDON_CGROUP_NONE;
+  host->facts->cgroup.missing = g_strdup (missing);
+}
+
+/* Each cgroup dir of the plan on a line: "PARENT: FILE=VALUE(KEY) ... |
+ * STAT ...", the settings in the order the keeper writes them, each with
+ * the key of the limit it holds. */
+static char *
+describe_dirs (const CordonPlan *plan)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint d = 0; d < plan->cgroup_dirs->len; d++)
+    {
+      const CordonCgroupDir *dir = g_ptr_array_index (plan->cgroup_dirs, d);
+
+      g_string_append_printf (out, "%s:", dir->parent);
+      for (guint s = 0; s < dir->settings->len; s++)
+        {
+          const CordonCgroupSetting *set = g_ptr_array_index (dir->settings, s);
+
+          g_string_append_printf (out, " %s=%s(%s)", set->file, set->value,
+                                  cordon_key_info (plan->limits[set->limit].key)->name);
+        }
+      g_string_append (out, " |");
+      for (guint s = 0; s < dir->stats->len; s++)
+        g_string_append_printf (out, " %s", (const char *) g_ptr_array_index (dir->stats, s));
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static void
+assert_refused (GError *error,
+                CordonErrorCode code,
+                const char *fragment)
+{
+  if (error == NULL)
+    fail_msg ("compiled: no error \"%s\"", fragment);
+  if (!g_error_matches (error, CORDON_ERROR, code))
+    fail_msg ("error code %d, not %d: %s", error->code, code, error->message);
+  if (strstr (error->message, fragment) == NULL)
+    fail_msg ("\"%s\" does not hold \"%s\"", error->message, fragment);
+}
+
+/* --- held by the cgroup ------------------------------------------------- */
+
+static void
+test_resource_limits_writes_each_limit_in_its_v1_hierarchy (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *dirs = NULL;
+
+  host_has_v1 (host, MEMORY_PARENT, PIDS_PARENT, CPU_PARENT, CPUACCT_PARENT);
+  host->facts->cgroup.memsw = TRUE;
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (2) << 30;
+  plan = fixture_compile_ok (host, "[namespaces]\nunshare=user;pid\n"
+                                   "[limits]\nmemory=256M\nswap=64M\ncpu=50%\npids=100\n");
+  dirs = describe_dirs (plan);
+  assert_string_equal (dirs,
+                       MEMORY_PARENT ": memory.limit_in_bytes=268435456(memory) "
+                       "memory.memsw.limit_in_bytes=335544320(swap) | memory.max_usage_in_bytes memory.oom_control\n"
+                       PIDS_PARENT ": pids.max=100(pids) | pids.events\n"
+                       CPU_PARENT ": cpu.cfs_period_us=100000(cpu) cpu.cfs_quota_us=50000(cpu) |\n"
+                       CPUACCT_PARENT ": | cpuacct.usage\n");
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_V1);
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      assert_int_equal (plan->limits[i].held_by, CORDON_HELD_CGROUP);
+      assert_null (plan->limits[i].unheld);
+    }
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].rule.line, 4);
+  assert_int_equal (plan->limits[CORDON_LIMIT_CPU].value, 50);
+}
+
+/* Each dir names its controllers, so the keeper joins the right ones. */
+static void
+test_resource_limits_gives_each_dir_its_controllers (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  const CordonCgroupDir *dir;
+
+  host_has_v1 (host, MEMORY_PARENT, NULL, CO_PARENT, CO_PARENT);
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\ncpu=200%\n");
+  assert_int_equal (plan->cgroup_dirs->len, 2);
+  dir = g_ptr_array_index (plan->cgroup_dirs, 0);
+  assert_int_equal (dir->controllers, 1u << CORDON_CONTROLLER_MEMORY);
+  dir = g_ptr_array_index (plan->cgroup_dirs, 1);
+  assert_int_equal (dir->controllers, (1u << CORDON_CONTROLLER_CPU) | (1u << CORDON_CONTROLLER_CPUACCT));
+}
+
+/* cpu,cpuacct mounted together: one cgroup holds the quota and counts. */
+static void
+test_resource_limits_makes_one_dir_for_co_mounted_controllers (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *dirs = NULL;
+
+  host_has_v1 (host, NULL, NULL, CO_PARENT, CO_PARENT);
+  plan = fixture_compile_ok (host, "[limits]\ncpu=200%\n");
+  dirs = describe_dirs (plan);
+  assert_string_equal (dirs, CO_PARENT ": cpu.cfs_period_us=100000(cpu) cpu.cfs_quota_us=200000(cpu) | cpuacct.usage\n");
+  assert_int_equal (plan->limits[CORDON_LIMIT_CPU].held_by, CORDON_HELD_CGROUP);
+}
+
+/* --- a host that holds none --------------------------------------------- */
+
+static void
+test_resource_limits_refuses_memory_no_cgroup_holds_at_its_rule (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(GError) error = NULL, required = NULL;
+  g_autoptr(CordonPlan) plan = NULL, explicit = NULL;
+
+  host_has_no_cgroup (host, NO_CGROUP);
+  plan = fixture_compile_text (host, "[limits]\nmemory=256M\n", &error);
+  explicit = fixture_compile_text (host, "[limits]\nenforce=required\ncpu=50%\n", &required);
+  assert_null (plan);
+  /* The host's reason, word for word: it names the fix. */
+  assert_refused (error, CORDON_ERROR_HOST, "test.policy:2:8: [limits] memory cannot be held on this host: "
+                                            NO_CGROUP " (enforce=best-effort runs without it");
+  assert_null (explicit);
+  assert_refused (required, CORDON_ERROR_HOST, "test.policy:3:5: [limits] cpu cannot be held on this host: " NO_CGROUP);
+}
+
+/* A host that said nothing of its cgroups still refuses, with a reason. */
+static void
+test_resource_limits_refuses_with_a_reason_where_the_host_gave_none (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  host_has_no_cgroup (host, NULL);
+  plan = fixture_compile_text (host, "[limits]\nmemory=256M\n", &error);
+  assert_null (plan);
+  assert_refused (error, CORDON_ERROR_HOST, ":2:8: [limits] memory cannot be held on this host: no cgroup of this host holds it");
+}
+
+static void
+test_resource_limits_names_what_best_effort_leaves_unheld (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  host_has_no_cgroup (host, NO_CGROUP);
+  plan = fixture_compile_ok (host, "[limits]\nmemory=256M\ncpu=50%\nenforce=best-effort\n");
+  assert_int_equal (plan->enforce, CORDON_ENFORCE_BEST_EFFORT);
+  assert_int_equal (plan->enforce_rule.line, 4);
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_NOT);
+  assert_string_equal (plan->limits[CORDON_LIMIT_MEMORY].unheld, NO_CGROUP);
+  assert_int_equal (plan->limits[CORDON_LIMIT_CPU].held_by, CORDON_HELD_NOT);
+  assert_string_equal (plan->limits[CORDON_LIMIT_CPU].unheld, NO_CGROUP);
+  /* swap=0 goes with memory: it is not named a second time. */
+  assert_int_equal (plan->limits[CORDON_LIMIT_SWAP].held_by, CORDON_HELD_NOT);
+  assert_null (plan->limits[CORDON_LIMIT_SWAP].unheld);
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
+  assert_int_equal (plan->cgroup_dirs->len, 0);
+}
+
+/* A v1 host with memory and no cpu hierarchy cordon may write: memory
+ * is held, cpu is not, and best-effort names only cpu. */
+static void
+test_resource_limits_holds_what_it_can_and_names_the_rest (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) required = NULL;
+
+  host_has_v1 (host, MEMORY_PARENT, NULL, NULL, NULL);
+  host->facts->cgroup.missing = g_strdup ("this host mounts no cgroup with pids and cpu");
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\ncpu=50%\nenforce=best-effort\n");
+  required = fixture_compile_text (host, "[limits]\nmemory=64M\ncpu=50%\n", &error);
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_CGROUP);
+  assert_int_equal (plan->limits[CORDON_LIMIT_CPU].held_by, CORDON_HELD_NOT);
+  assert_string_equal (plan->limits[CORDON_LIMIT_CPU].unheld, "this host mounts no cgroup with pids and cpu");
+  assert_int_equal (plan->cgroup_dirs->len, 1);
+  assert_null (required);
+  assert_refused (error, CORDON_ERROR_HOST, ":3:5: [limits] cpu cannot be held");
+}
+
+/* --- pids ----------------------------------------------------------------- */
+
+/* Without a cgroup, pids= is RLIMIT_NPROC where the kernel counts the
+ * sandbox's own user (its own user namespace). */
+static void
+test_resource_limits_holds_pids_by_rlimit_without_a_cgroup (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  host_has_no_cgroup (host, NO_CGROUP);
+  plan = fixture_compile_ok (host, "[namespaces]\nunshare=user;pid\n[limits]\npids=100\n");
+  assert_int_equal (plan->limits[CORDON_LIMIT_PIDS].held_by, CORDON_HELD_RLIMIT);
+  assert_null (plan->limits[CORDON_LIMIT_PIDS].unheld);
+  assert_true (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+  assert_int_equal (plan->rlimits[CORDON_RLIMIT_NPROC].value, 100);
+  assert_int_equal (plan->rlimits[CORDON_RLIMIT_NPROC].rule.line, 4);
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
+  assert_int_equal (plan->cgroup_dirs->len, 0);
+}
+
+/* Host root is not bound by RLIMIT_NPROC: unheld, for both reasons. */
+static void
+test_resource_limits_leaves_pids_unheld_for_a_sandbox_of_host_root (void **state)
+{
+  g_autoptr(FixtureHost) root = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+  const char *unheld;
+
+  host_has_no_cgroup (root, NO_CGROUP);
+  plan = fixture_compile_ok (root, "[namespaces]\nunshare=user;pid\n[limits]\npids=100\nenforce=best-effort\n"
+                                   "[identity]\nhost-user=root\n");
+  unheld = plan->limits[CORDON_LIMIT_PIDS].unheld;
+  assert_int_equal (plan->limits[CORDON_LIMIT_PIDS].held_by, CORDON_HELD_NOT);
+  assert_non_null (unheld);
+  assert_true (g_str_has_prefix (unheld, NO_CGROUP "; and "));
+  assert_non_null (strstr (unheld, "runs as host root"));
+  assert_false (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+}
+
+/* A container's root is no host root: the kernel counts it. */
+static void
+test_resource_limits_holds_pids_by_rlimit_for_a_container_s_root (void **state)
+{
+  g_autoptr(FixtureHost) root = fixture_host_new (0);
+  g_autoptr(CordonPlan) plan = NULL;
+
+  host_has_no_cgroup (root, NO_CGROUP);
+  root->facts->root_is_host_root = FALSE;
+  plan = fixture_compile_ok (root, "[namespaces]\nunshare=user;pid\n[limits]\npids=100\n"
+                                   "[identity]\nhost-user=root\n");
+  assert_int_equal (plan->limits[CORDON_LIMIT_PIDS].held_by, CORDON_HELD_RLIMIT);
+  assert_true (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+}
+
+/* With a pids cgroup, pids.max holds it for the whole sandbox, even
+ * one without a user namespace of its own; RLIMIT_NPROC is not set. */
+static void
+test_resource_limits_holds_pids_by_the_cgroup_where_there_is_one (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonPlan) shared = NULL;
+  g_autofree char *dirs = NULL;
+
+  host_has_v1 (host, NULL, PIDS_PARENT, NULL, NULL);
+  plan = fixture_compile_ok (host, "[namespaces]\nunshare=user;pid\n[limits]\npids=100\n");
+  shared = fixture_compile_ok (host, "[namespaces]\nunshare=pid\n[limits]\npids=100\n");
+  dirs = describe_dirs (plan);
+  assert_string_equal (dirs, PIDS_PARENT ": pids.max=100(pids) | pids.events\n");
+  assert_int_equal (plan->limits[CORDON_LIMIT_PIDS].held_by, CORDON_HELD_CGROUP);
+  assert_false (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+  assert_int_equal (shared->limits[CORDON_LIMIT_PIDS].held_by, CORDON_HELD_CGROUP);
+  assert_false (shared->rlimits[CORDON_RLIMIT_NPROC].set);
+}
+
+/* --- swap ----------------------------------------------------------------- */
+
+static void
+test_resource_limits_refuses_swap_without_memory (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  host_has_v1 (host, MEMORY_PARENT, NULL, NULL, NULL);
+  host->facts->cgroup.memsw = TRUE;
+  plan = fixture_compile_text (host, "[limits]\nswap=64M\nenforce=best-effort\n", &error);
+  assert_null (plan);
+  assert_refused (error, CORDON_ERROR_POLICY, "test.policy:2:6: [limits] swap= is the swap allowed beside memory=");
+}
+
+/* A sandbox bounded in memory does not spill into swap instead. */
+static void
+test_resource_limits_allows_no_swap_beside_memory_by_default (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *dirs = NULL;
+  const CordonLimit *swap;
+
+  host_has_v1 (host, MEMORY_PARENT, NULL, NULL, NULL);
+  host->facts->cgroup.memsw = TRUE;
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (2) << 30;
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\n");
+  swap = &plan->limits[CORDON_LIMIT_SWAP];
+  dirs = describe_dirs (plan);
+  assert_true (swap->set);
+  assert_int_equal (swap->value, 0);
+  assert_null (swap->rule.file);
+  assert_int_equal (swap->held_by, CORDON_HELD_CGROUP);
+  /* memory+swap is memory alone. */
+  assert_string_equal (dirs, MEMORY_PARENT ": memory.limit_in_bytes=67108864(memory) "
+                             "memory.memsw.limit_in_bytes=67108864(swap) | memory.max_usage_in_bytes memory.oom_control\n");
+}
+
+/* Swap the host has and does not account per cgroup: swap is not held. */
+static void
+test_resource_limits_leaves_swap_unheld_where_the_host_does_not_account_it (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(GError) by_default = NULL, named = NULL;
+  g_autoptr(CordonPlan) a = NULL, b = NULL;
+  g_autofree char *dirs = NULL;
+
+  host_has_v1 (host, MEMORY_PARENT, NULL, NULL, NULL);
+  host->facts->cgroup.memsw = FALSE;
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (2) << 30;
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\nenforce=best-effort\n");
+  a = fixture_compile_text (host, "[limits]\nmemory=64M\n", &by_default);
+  b = fixture_compile_text (host, "[limits]\nmemory=64M\nswap=1G\n", &named);
+  dirs = describe_dirs (plan);
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_CGROUP);
+  assert_int_equal (plan->limits[CORDON_LIMIT_SWAP].held_by, CORDON_HELD_NOT);
+  assert_non_null (plan->limits[CORDON_LIMIT_SWAP].unheld);
+  assert_non_null (strstr (plan->limits[CORDON_LIMIT_SWAP].unheld, "(memory.memsw.*)"));
+  assert_string_equal (dirs, MEMORY_PARENT ": memory.limit_in_bytes=67108864(memory) "
+                             "| memory.max_usage_in_bytes memory.oom_control\n");
+  /* The default swap=0 is refused at memory=, which brought it. */
+  assert_null (a);
+  assert_refused (by_default, CORDON_ERROR_HOST, ":2:8: [limits] swap=0 (the default beside memory=) cannot be held");
+  assert_null (b);
+  assert_refused (named, CORDON_ERROR_HOST, ":3:6: [limits] swap cannot be held on this host: this host has swap");
+}
+
+/* No swap at all: the memory limit alone holds swap=0. */
+static void
+test_resource_limits_holds_swap_on_a_host_without_swap (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *dirs = NULL;
+
+  host_has_v1 (host, MEMORY_PARENT, NULL, NULL, NULL);
+  host->facts->cgroup.memsw = FALSE;
+  host->facts->cgroup.swap_total = 0;
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\n");
+  dirs = describe_dirs (plan);
+  assert_int_equal (plan->limits[CORDON_LIMIT_SWAP].held_by, CORDON_HELD_CGROUP);
+  assert_null (plan->limits[CORDON_LIMIT_SWAP].unheld);
+  assert_string_equal (dirs, MEMORY_PARENT ": memory.limit_in_bytes=67108864(memory) "
+                             "| memory.max_usage_in_bytes memory.oom_control\n");
+}
+
+/* --- nothing asked -------------------------------------------------------- */
+
+static void
+test_resource_limits_makes_no_cgroup_for_a_policy_without_limits (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  host_has_v1 (host, MEMORY_PARENT, PIDS_PARENT, CPU_PARENT, CPUACCT_PARENT);
+  plan = fixture_compile_ok (host, "[limits]\ntimeout=5\n");
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
+  assert_int_equal (plan->cgroup_dirs->len, 0);
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      assert_false (plan->limits[i].set);
+      assert_int_equal (plan->limits[i].held_by, CORDON_HELD_NOT);
+    }
+  assert_int_equal (plan->enforce, CORDON_ENFORCE_REQUIRED);
+  assert_null (plan->enforce_rule.file);
+}
+
+/* --- sizes ---------------------------------------------------------------- */
+
+static void
+test_resource_limits_spells_a_size_in_its_largest_exact_unit (void **state)
+{
+  static const struct { guint64 bytes; const char *text; } sizes[] = {
+    { 0, "0" }, { 1023, "1023" }, { 1024, "1K" }, { 1025, "1025" },
+    { 256 << 20, "256M" }, { 1536 << 10, "1536K" }, { 1 << 30, "1G" },
+    { G_GUINT64_CONSTANT (1) << 40, "1T" }, { G_GUINT64_CONSTANT (1) << 50, "1024T" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *text = cordon_resource_limits_format_size (sizes[i].bytes);
+
+      assert_string_equal (text, sizes[i].text);
+    }
+}
+
+#define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    T (test_resource_limits_writes_each_limit_in_its_v1_hierarchy),
+    T (test_resource_limits_gives_each_dir_its_controllers),
+    T (test_resource_limits_makes_one_dir_for_co_mounted_controllers),
+    T (test_resource_limits_refuses_memory_no_cgroup_holds_at_its_rule),
+    T (test_resource_limits_refuses_with_a_reason_where_the_host_gave_none),
+    T (test_resource_limits_names_what_best_effort_leaves_unheld),
+    T (test_resource_limits_holds_what_it_can_and_names_the_rest),
+    T (test_resource_limits_holds_pids_by_rlimit_without_a_cgroup),
+    cmocka_unit_test (test_resource_limits_leaves_pids_unheld_for_a_sandbox_of_host_root),
+    cmocka_unit_test (test_resource_limits_holds_pids_by_rlimit_for_a_container_s_root),
+    T (test_resource_limits_holds_pids_by_the_cgroup_where_there_is_one),
+    T (test_resource_limits_refuses_swap_without_memory),
+    T (test_resource_limits_allows_no_swap_beside_memory_by_default),
+    T (test_resource_limits_leaves_swap_unheld_where_the_host_does_not_account_it),
+    T (test_resource_limits_holds_swap_on_a_host_without_swap),
+    T (test_resource_limits_makes_no_cgroup_for_a_policy_without_limits),
+    cmocka_unit_test (test_resource_limits_spells_a_size_in_its_largest_exact_unit),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
