@@ -129,16 +129,17 @@ cordon_cgroup_host_parse (CordonCgroupHost *host,
 
 /* Why no cgroup of this host holds `controller` for this caller: one
  * of the reasons below. */
-typedef enum { WHY_ROOT_ONLY, WHY_V2_UNBUILT, WHY_V2_WITHOUT, WHY_ABSENT, WHY_MAX } WhyNot;
+typedef enum { WHY_ROOT_ONLY, WHY_READ_ONLY, WHY_V2_UNBUILT, WHY_V2_WITHOUT, WHY_ABSENT, WHY_MAX } WhyNot;
 
 static WhyNot
 why_not (const CordonCgroupHost *host,
+         uid_t euid,
          CordonController controller)
 {
   const char *name = cordon_controller_name (controller);
 
   if (host->parent[controller] != NULL)
-    return WHY_ROOT_ONLY;
+    return euid == 0 ? WHY_READ_ONLY : WHY_ROOT_ONLY;
   if (host->unified_controllers != NULL && list_has (host->unified_controllers, name))
     return WHY_V2_UNBUILT;
   return host->unified != NULL ? WHY_V2_WITHOUT : WHY_ABSENT;
@@ -146,10 +147,13 @@ why_not (const CordonCgroupHost *host,
 
 /* "memory, pids and cpu: REASON", one clause per reason. */
 static char *
-missing_text (const CordonCgroupHost *host)
+missing_text (const CordonCgroupHost *host,
+              uid_t euid)
 {
   static const char * const reasons[WHY_MAX] = {
     [WHY_ROOT_ONLY] = "the host's cgroup v1 hierarchies of %s are root's: run cordon as root",
+    [WHY_READ_ONLY] = "cordon's cgroup in the cgroup v1 hierarchies of %s is not writable, root as it is "
+                      "(a read-only cgroup mount, a container's default): give the container a writable one",
     [WHY_V2_UNBUILT] = "cgroup v2 has %s, and this build of cordon does not yet make a systemd scope "
                        "or a delegated cgroup there",
     [WHY_V2_WITHOUT] = "the cgroup v2 hierarchy gives cordon's cgroup no %s controller: boot with "
@@ -163,7 +167,7 @@ missing_text (const CordonCgroupHost *host)
       g_autoptr(GString) names = g_string_new (NULL);
 
       for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
-        if (!host->writable[c] && why_not (host, c) == w)
+        if (!host->writable[c] && why_not (host, euid, c) == w)
           g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", cordon_controller_name (c));
       if (names->len == 0)
         continue;
@@ -205,7 +209,7 @@ cordon_cgroup_host_find (CordonCgroupHost *host,
 
       host->memsw = g_file_test (memsw, G_FILE_TEST_EXISTS);
     }
-  host->missing = missing_text (host);
+  host->missing = missing_text (host, euid);
 }
 
 void
@@ -253,7 +257,6 @@ cordon_cgroup_stats_take_line (CordonCgroupStats *stats,
     return FALSE;
   file = f[1];
   text = f[2];
-  stats->read = TRUE;
   if (g_str_equal (file, "memory.max_usage_in_bytes") || g_str_equal (file, "memory.peak"))
     stats->memory_peak = g_ascii_strtoll (text, NULL, 10);
   else if (g_str_equal (file, "memory.oom_control") || g_str_equal (file, "memory.events"))
@@ -266,5 +269,6 @@ cordon_cgroup_stats_take_line (CordonCgroupStats *stats,
     stats->cpu_usec = keyed (text, "usage_usec");
   else
     return FALSE;
+  stats->read = TRUE;
   return TRUE;
 }

@@ -3,7 +3,7 @@
  * and CPU together, and the cgroup a run makes there. The host side is
  * read once (cordon_cgroup_host_find: /proc/self/cgroup, the mount table,
  * /proc/meminfo) and parsed by a pure function the tests drive; compile
- * (src/limits.c) turns it into the plan's cgroup dirs. At launch the
+ * (src/resource-limits.c) turns it into the plan's cgroup dirs. At launch the
  * keeper makes them, joins the sandbox to them before bwrap starts, and
  * after the run kills what is left in them, reads their counters and
  * removes them (src/keeper-cgroup.c): cordon only names them, holds an fd
@@ -45,7 +45,7 @@ typedef struct
   char *parent[CORDON_CONTROLLER_MAX];
   gboolean writable[CORDON_CONTROLLER_MAX];
   gboolean memsw;             /* v1: swap is accounted (memory.memsw.limit_in_bytes) */
-  char *unified;              /* the cgroup v2 hierarchy's mount point, or NULL */
+  char *unified;              /* cordon's own cgroup in the cgroup v2 hierarchy (its host path), or NULL */
   char *unified_controllers;  /* cgroup.controllers of cordon's own cgroup there, or NULL */
   guint64 mem_total;          /* bytes of RAM (MemTotal), 0 unknown */
   guint64 swap_total;         /* bytes of swap (SwapTotal) */

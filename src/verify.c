@@ -493,7 +493,9 @@ cordon_verify_add_cgroups (CordonVerify *v,
           c->key = v->limits[set->limit].key;
           c->rule = v->limits[set->limit].rule;
         }
-      first = first != NULL ? first : c;
+      /* outside-cgroup takes the rule of the first that has one (a
+       * cgroup made for its counters only holds no limit). */
+      first = first != NULL && first->rule.file != NULL ? first : c;
     }
   if (first != NULL)
     {
