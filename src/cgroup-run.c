@@ -18,12 +18,16 @@
 gboolean
 cordon_cgroup_run_open (CordonCgroupRun *run,
                         const CordonPlan *plan,
+                        const CordonCgroupHost *host,
                         GError **error)
 {
   run->dirs = plan->cgroup_dirs;
+  run->bus_address = g_strdup (host->user_bus);
   run->parent_fds = g_array_new (FALSE, FALSE, sizeof (int));
   cordon_cgroup_stats_init (&run->stats);
-  run->name = g_strdup_printf ("cordon-%d-%08x%08x", (int) getpid (), g_random_int (), g_random_int ());
+  run->mechanism = plan->cgroup_mechanism;
+  run->name = g_strdup_printf ("cordon-%d-%08x%08x%s", (int) getpid (), g_random_int (), g_random_int (),
+                               plan->cgroup_mechanism == CORDON_CGROUP_SYSTEMD ? ".scope" : "");
   for (guint i = 0; i < plan->cgroup_dirs->len; i++)
     {
       const CordonCgroupDir *dir = g_ptr_array_index (plan->cgroup_dirs, i);
@@ -45,7 +49,9 @@ cordon_cgroup_run_open (CordonCgroupRun *run,
 void
 cordon_cgroup_run_remove (const CordonCgroupRun *run)
 {
-  for (guint i = 0; cordon_cgroup_run_any (run) && i < run->parent_fds->len; i++)
+  /* A scope is its manager's to remove. */
+  for (guint i = 0; cordon_cgroup_run_any (run) && run->mechanism != CORDON_CGROUP_SYSTEMD
+       && i < run->parent_fds->len; i++)
     (void) unlinkat (g_array_index (run->parent_fds, int, i), run->name, AT_REMOVEDIR);
 }
 
@@ -56,6 +62,7 @@ cordon_cgroup_run_clear (CordonCgroupRun *run)
     close (g_array_index (run->parent_fds, int, i));
   g_clear_pointer (&run->parent_fds, g_array_unref);
   g_clear_pointer (&run->name, g_free);
+  g_clear_pointer (&run->bus_address, g_free);
   run->dirs = NULL;
 }
 
@@ -70,13 +77,16 @@ cordon_cgroup_run_spec (const CordonCgroupRun *run)
 {
   g_autoptr(GString) spec = g_string_new (NULL);
 
+  /* A scope is the manager's to make, limit and remove: the keeper
+   * waits to be placed in it, and only reads its counters. */
   for (guint i = 0; i < run->parent_fds->len; i++)
-    g_string_append_printf (spec, "%s\t%u\t%s\n", CORDON_CGROUP_LINE_DIR, i, run->name);
+    g_string_append_printf (spec, "%s\t%u\t%s\n", run->mechanism == CORDON_CGROUP_SYSTEMD
+                            ? CORDON_CGROUP_LINE_SCOPE : CORDON_CGROUP_LINE_DIR, i, run->name);
   for (guint i = 0; i < run->parent_fds->len; i++)
     {
       const CordonCgroupDir *dir = g_ptr_array_index (run->dirs, i);
 
-      for (guint s = 0; s < dir->settings->len; s++)
+      for (guint s = 0; run->mechanism != CORDON_CGROUP_SYSTEMD && s < dir->settings->len; s++)
         {
           const CordonCgroupSetting *set = g_ptr_array_index (dir->settings, s);
 

@@ -18,9 +18,12 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char *name;                 /* "cordon-PID-RANDOM", the same in every hierarchy */
+  CordonCgroupMechanism mechanism;
+  char *name;                 /* "cordon-PID-RANDOM", the same in every hierarchy; a SYSTEMD
+                               * scope's unit name, "cordon-PID-RANDOM.scope" */
   GArray *parent_fds;         /* int (O_PATH directories), one per plan cgroup dir */
   const GPtrArray *dirs;      /* the plan's CordonCgroupDir, borrowed */
+  char *bus_address;          /* SYSTEMD: the user's bus, where the scope is asked for */
   CordonCgroupStats stats;
 } CordonCgroupRun;
 
@@ -28,6 +31,7 @@ typedef struct
  * without cgroups gives a run of none (dirs empty). */
 gboolean cordon_cgroup_run_open (CordonCgroupRun *run,
                                  const CordonPlan *plan,
+                                 const CordonCgroupHost *host,
                                  GError **error);
 /* The last resort, once the keeper is gone: each cgroup it should have
  * removed, if it is still there and empty (the keeper killed late by the
@@ -36,6 +40,14 @@ gboolean cordon_cgroup_run_open (CordonCgroupRun *run,
 void cordon_cgroup_run_remove (const CordonCgroupRun *run);
 void cordon_cgroup_run_clear (CordonCgroupRun *run);
 gboolean cordon_cgroup_run_any (const CordonCgroupRun *run);
+/* SYSTEMD: the scope asked of the user's manager over its bus, with
+ * `keeper` (started, waiting) its one process and the plan's limits its
+ * properties; TRUE once /proc shows the keeper in it. FALSE with the
+ * host's refusal. */
+gboolean cordon_cgroup_run_start_scope (const CordonCgroupRun *run,
+                                        const CordonPlan *plan,
+                                        pid_t keeper,
+                                        GError **error);
 /* The keeper's --cgroup instructions, for a sealed memfd. */
 GBytes *cordon_cgroup_run_spec (const CordonCgroupRun *run);
 /* The host path of cgroup `i` of the run. */

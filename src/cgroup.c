@@ -102,8 +102,9 @@ parse_line (CordonCgroupHost *host,
         {
           const CordonMount *m = g_ptr_array_index (mounts, i);
 
-          if (g_str_equal (m->fstype, "cgroup2"))
-            host->unified = shown_at (m, f[2]);
+          if (g_str_equal (m->fstype, "cgroup2") && (host->unified = shown_at (m, f[2])) != NULL
+              && g_str_equal (m->root, "/"))
+            host->unified_mount = g_strdup (m->point);
         }
       return;
     }
@@ -129,7 +130,7 @@ cordon_cgroup_host_parse (CordonCgroupHost *host,
 
 /* Why no cgroup of this host holds `controller` for this caller: one
  * of the reasons below. */
-typedef enum { WHY_ROOT_ONLY, WHY_READ_ONLY, WHY_V2_UNBUILT, WHY_V2_WITHOUT, WHY_ABSENT, WHY_MAX } WhyNot;
+typedef enum { WHY_NOT_DELEGATED, WHY_ROOT_ONLY, WHY_READ_ONLY, WHY_V2_UNBUILT, WHY_V2_WITHOUT, WHY_ABSENT, WHY_MAX } WhyNot;
 
 static WhyNot
 why_not (const CordonCgroupHost *host,
@@ -138,6 +139,8 @@ why_not (const CordonCgroupHost *host,
 {
   const char *name = cordon_controller_name (controller);
 
+  if (host->mechanism == CORDON_CGROUP_SYSTEMD)
+    return WHY_NOT_DELEGATED;
   if (host->parent[controller] != NULL)
     return euid == 0 ? WHY_READ_ONLY : WHY_ROOT_ONLY;
   if (host->unified_controllers != NULL && list_has (host->unified_controllers, name))
@@ -151,11 +154,13 @@ missing_text (const CordonCgroupHost *host,
               uid_t euid)
 {
   static const char * const reasons[WHY_MAX] = {
+    [WHY_NOT_DELEGATED] = "the user's systemd does not delegate %s (Delegate= of user@.service)",
     [WHY_ROOT_ONLY] = "the host's cgroup v1 hierarchies of %s are root's: run cordon as root",
     [WHY_READ_ONLY] = "cordon's cgroup in the cgroup v1 hierarchies of %s is not writable, root as it is "
                       "(a read-only cgroup mount, a container's default): give the container a writable one",
-    [WHY_V2_UNBUILT] = "cgroup v2 has %s, and this build of cordon does not yet make a systemd scope "
-                       "or a delegated cgroup there",
+    [WHY_V2_UNBUILT] = "cgroup v2 has %s, and this build of cordon makes a cgroup there only through "
+                       "the systemd user manager of a caller who is not root (a user bus at "
+                       "$XDG_RUNTIME_DIR/bus), not a delegated cgroup of its own",
     [WHY_V2_WITHOUT] = "the cgroup v2 hierarchy gives cordon's cgroup no %s controller: boot with "
                        "systemd.unified_cgroup_hierarchy=1, or delegate it",
     [WHY_ABSENT] = "this host mounts no cgroup with %s",
@@ -178,9 +183,42 @@ missing_text (const CordonCgroupHost *host,
   return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
 }
 
+/* SYSTEMD: the user's manager, reachable on its bus, with memory, pids
+ * or cpu among the controllers its cgroup can hand a scope. TRUE when
+ * found (writable[] then says which). */
+static gboolean
+find_user_manager (CordonCgroupHost *host,
+                   uid_t euid,
+                   const char *runtime_dir)
+{
+  g_autofree char *bus = runtime_dir != NULL ? g_build_filename (runtime_dir, "bus", NULL) : NULL;
+  g_autofree char *service = NULL, *file = NULL, *controllers = NULL;
+  gboolean any = FALSE;
+
+  if (host->unified_mount == NULL || bus == NULL || !g_file_test (bus, G_FILE_TEST_EXISTS))
+    return FALSE;
+  service = g_strdup_printf ("%s/user.slice/user-%u.slice/user@%u.service", host->unified_mount,
+                             (guint) euid, (guint) euid);
+  file = g_build_filename (service, "cgroup.controllers", NULL);
+  if (!g_file_get_contents (file, &controllers, NULL, NULL))
+    return FALSE;
+  g_strdelimit (g_strstrip (controllers), " ", ',');
+  for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
+    any |= host->writable[c] = list_has (controllers, cordon_controller_name (c));
+  if (!any)
+    return FALSE;
+  host->mechanism = CORDON_CGROUP_SYSTEMD;
+  host->user_service = g_steal_pointer (&service);
+  host->user_bus = g_strconcat ("unix:path=", bus, NULL);
+  host->memsw = TRUE;
+  host->missing = missing_text (host, euid);
+  return TRUE;
+}
+
 void
 cordon_cgroup_host_find (CordonCgroupHost *host,
-                         uid_t euid)
+                         uid_t euid,
+                         const char *runtime_dir)
 {
   g_autofree char *proc_cgroup = NULL, *mountinfo = NULL, *meminfo = NULL, *controllers = NULL;
 
@@ -196,6 +234,8 @@ cordon_cgroup_host_find (CordonCgroupHost *host,
         host->unified_controllers = g_strdelimit (g_strstrip (controllers), " ", ','), controllers = NULL;
     }
   host->mechanism = CORDON_CGROUP_NONE;
+  if (euid != 0 && find_user_manager (host, euid, runtime_dir))
+    return;
   for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
     {
       host->writable[c] = euid == 0 && host->parent[c] != NULL && access (host->parent[c], W_OK) == 0;
@@ -219,6 +259,9 @@ cordon_cgroup_host_clear (CordonCgroupHost *host)
     g_clear_pointer (&host->parent[c], g_free);
   g_clear_pointer (&host->unified, g_free);
   g_clear_pointer (&host->unified_controllers, g_free);
+  g_clear_pointer (&host->unified_mount, g_free);
+  g_clear_pointer (&host->user_service, g_free);
+  g_clear_pointer (&host->user_bus, g_free);
   g_clear_pointer (&host->missing, g_free);
 }
 

@@ -16,8 +16,8 @@
 
 G_BEGIN_DECLS
 
-/* Best first. Only V1 and NONE are made by this build; the others are
- * named so doctor and the report speak of them. */
+/* Best first. DELEGATED is not made by this build; it is named so
+ * doctor and the report speak of it. */
 typedef enum
 {
   CORDON_CGROUP_NONE,         /* rlimits only */
@@ -46,6 +46,9 @@ typedef struct
   gboolean writable[CORDON_CONTROLLER_MAX];
   gboolean memsw;             /* v1: swap is accounted (memory.memsw.limit_in_bytes) */
   char *unified;              /* cordon's own cgroup in the cgroup v2 hierarchy (its host path), or NULL */
+  char *unified_mount;        /* where that hierarchy is mounted with its root, or NULL */
+  char *user_service;         /* SYSTEMD: the user manager's cgroup (user@UID.service), its host path */
+  char *user_bus;             /* SYSTEMD: the D-Bus address of the user's bus */
   char *unified_controllers;  /* cgroup.controllers of cordon's own cgroup there, or NULL */
   guint64 mem_total;          /* bytes of RAM (MemTotal), 0 unknown */
   guint64 swap_total;         /* bytes of swap (SwapTotal) */
@@ -62,10 +65,14 @@ void cordon_cgroup_host_parse (CordonCgroupHost *host,
                                const char *proc_cgroup,
                                const char *mountinfo,
                                const char *meminfo);
-/* The host's: parse, then which mechanism it has (euid 0 and a writable
- * parent for V1), and why none where it has none. */
+/* The host's: parse, then which mechanism it has, best first: SYSTEMD
+ * for a caller who is not root, whose user manager has a bus below
+ * `runtime_dir` ($XDG_RUNTIME_DIR, may be NULL) and delegated
+ * controllers; V1 for root with a writable parent; and why none where
+ * it has none. */
 void cordon_cgroup_host_find (CordonCgroupHost *host,
-                              uid_t euid);
+                              uid_t euid,
+                              const char *runtime_dir);
 void cordon_cgroup_host_clear (CordonCgroupHost *host);
 
 /* What the keeper said of a cgroup after the run ("C<I> FILE TEXT"),

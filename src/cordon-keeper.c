@@ -533,7 +533,7 @@ static int
 make_cgroups (Keeper *k)
 {
   if (cordon_keeper_cgroups_read (k->cgroup_fd, &k->cgroups, cgroup_why, sizeof cgroup_why) == 0
-      && cordon_keeper_cgroups_make (&k->cgroups, cgroup_why, sizeof cgroup_why) == 0)
+      && cordon_keeper_cgroups_make (&k->cgroups, k->life_fd, cgroup_why, sizeof cgroup_why) == 0)
     {
       if (cordon_keeper_cgroups_enter (&k->cgroups, cgroup_why, sizeof cgroup_why) == 0)
         return 0;

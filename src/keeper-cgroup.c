@@ -112,8 +112,9 @@ cordon_keeper_cgroups_read (int spec_fd,
       char *name = strtok_r (NULL, "\t", &s2);
       KeeperCgroup *dir = &cg->dirs[cg->n];
 
-      if (verb == NULL || strcmp (verb, CORDON_CGROUP_LINE_DIR) != 0)
+      if (verb == NULL || (strcmp (verb, CORDON_CGROUP_LINE_DIR) != 0 && strcmp (verb, CORDON_CGROUP_LINE_SCOPE) != 0))
         continue;
+      cg->scope = strcmp (verb, CORDON_CGROUP_LINE_SCOPE) == 0;
       if (cg->n == CORDON_KEEPER_MAX_CGROUPS || index == NULL || name == NULL || !plain_name (name)
           || strtoul (index, NULL, 10) != cg->n)
         {
@@ -188,47 +189,6 @@ set_one (KeeperCgroups *cg,
   return 0;
 }
 
-int
-cordon_keeper_cgroups_make (KeeperCgroups *cg,
-                            char *why,
-                            size_t why_len)
-{
-  if (each_line (cg, CORDON_CGROUP_LINE_DIR, make_one, why, why_len) == 0
-      && each_line (cg, CORDON_CGROUP_LINE_SET, set_one, why, why_len) == 0)
-    return 0;
-  {
-    int saved = errno;
-
-    cordon_keeper_cgroups_end (cg, -1, now_ms () + 1000);
-    errno = saved;
-  }
-  return -1;
-}
-
-int
-cordon_keeper_cgroups_enter (KeeperCgroups *cg,
-                             char *why,
-                             size_t why_len)
-{
-  for (size_t i = 0; i < cg->n; i++)
-    if (write_file (&cg->dirs[i], 0, "cgroup.procs", "0") != 0)
-      return fail (why, why_len, "cannot enter the cgroup", &cg->dirs[i], "cgroup.procs");
-  return 0;
-}
-
-int
-cordon_keeper_cgroups_leave (KeeperCgroups *cg,
-                             char *why,
-                             size_t why_len)
-{
-  for (size_t i = 0; i < cg->n; i++)
-    if (write_file (&cg->dirs[i], 1, "cgroup.procs", "0") != 0)
-      return fail (why, why_len, "cannot leave the cgroup", &cg->dirs[i], "cgroup.procs");
-  return 0;
-}
-
-/* --- the end ---------------------------------------------------------------- */
-
 /* Is `pid` (pinned by a pidfd) in a cgroup named `name` still? */
 static int
 still_in (pid_t pid,
@@ -247,6 +207,71 @@ still_in (pid_t pid,
   free (text);
   return in;
 }
+
+/* A scope: cordon's "M" once the manager has placed the keeper, then
+ * /proc's word for it. */
+static int
+wait_placed (KeeperCgroups *cg,
+             int life_fd,
+             char *why,
+             size_t why_len)
+{
+  char byte = 0;
+  ssize_t n;
+
+  while ((n = read (life_fd, &byte, 1)) < 0 && errno == EINTR)
+    ;
+  if (n != 1 || byte != CORDON_KEEPER_PLACED)
+    return (errno = ECANCELED, fail (why, why_len, "was not placed in", &cg->dirs[0], NULL));
+  if (!still_in (getpid (), cg->dirs[0].name))
+    return (errno = ESRCH, fail (why, why_len, "is not in its scope", &cg->dirs[0], NULL));
+  return 0;
+}
+
+int
+cordon_keeper_cgroups_make (KeeperCgroups *cg,
+                            int life_fd,
+                            char *why,
+                            size_t why_len)
+{
+  if (cg->scope)
+    return cg->n == 1 ? wait_placed (cg, life_fd, why, why_len)
+                      : (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
+  if (each_line (cg, CORDON_CGROUP_LINE_DIR, make_one, why, why_len) == 0
+      && each_line (cg, CORDON_CGROUP_LINE_SET, set_one, why, why_len) == 0)
+    return 0;
+  {
+    int saved = errno;
+
+    cordon_keeper_cgroups_end (cg, -1, now_ms () + 1000);
+    errno = saved;
+  }
+  return -1;
+}
+
+int
+cordon_keeper_cgroups_enter (KeeperCgroups *cg,
+                             char *why,
+                             size_t why_len)
+{
+  for (size_t i = 0; i < cg->n && !cg->scope; i++)
+    if (write_file (&cg->dirs[i], 0, "cgroup.procs", "0") != 0)
+      return fail (why, why_len, "cannot enter the cgroup", &cg->dirs[i], "cgroup.procs");
+  return 0;
+}
+
+int
+cordon_keeper_cgroups_leave (KeeperCgroups *cg,
+                             char *why,
+                             size_t why_len)
+{
+  for (size_t i = 0; i < cg->n && !cg->scope; i++)
+    if (write_file (&cg->dirs[i], 1, "cgroup.procs", "0") != 0)
+      return fail (why, why_len, "cannot leave the cgroup", &cg->dirs[i], "cgroup.procs");
+  return 0;
+}
+
+/* --- the end ---------------------------------------------------------------- */
 
 /* The keeper is a subreaper: what is killed may be its to reap. */
 static void
@@ -372,7 +397,7 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
   if (cg->spec == NULL)
     return;
   for (size_t i = 0; i < cg->n; i++)
-    if (cg->dirs[i].made)
+    if (cg->dirs[i].made || cg->scope)
       {
         int fd = openat (cg->dirs[i].parent_fd, cg->dirs[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         const struct timespec nap = { 0, 2000000 };

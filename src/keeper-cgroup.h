@@ -25,6 +25,7 @@ typedef struct
   KeeperCgroup dirs[CORDON_KEEPER_MAX_CGROUPS];
   size_t n;
   char *spec;          /* the instructions, kept: their lines are read again */
+  int scope;           /* a systemd scope: made, limited and removed by its manager, the keeper placed in it */
   int life_fd;         /* where the counters go, during cordon_keeper_cgroups_end */
 } KeeperCgroups;
 
@@ -35,8 +36,11 @@ int cordon_keeper_cgroups_read (int spec_fd,
                                 char *why,
                                 size_t why_len);
 /* Makes each cgroup and writes its limits, in the spec's order. 0, or
- * -1 with errno and why in `why` (what was made is removed again). */
+ * -1 with errno and why in `why` (what was made is removed again). For
+ * a scope: waits for cordon's word on `life_fd` that the keeper is in
+ * it, and checks that it is. */
 int cordon_keeper_cgroups_make (KeeperCgroups *cg,
+                                int life_fd,
                                 char *why,
                                 size_t why_len);
 /* This process into each cgroup (its children start there), or back

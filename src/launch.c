@@ -407,6 +407,27 @@ start_keeper (const CordonLaunchRequest *request,
   return spawn_keeper (argv, envp, (const int *) fds->data, fds->len, out_keeper, error);
 }
 
+/* The keeper into the run's scope, then told so ("M"). On failure the
+ * keeper, waiting, is ended: it has started nothing. */
+static gboolean
+place_keeper (const CordonLaunchRequest *request,
+              pid_t keeper,
+              int life_fd,
+              GError **error)
+{
+  const char placed = CORDON_KEEPER_PLACED;
+
+  if (cordon_cgroup_run_start_scope (request->cgroups, request->plan, keeper, error)
+      && write (life_fd, &placed, 1) == 1)
+    return TRUE;
+  if (error != NULL && *error == NULL)
+    g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot tell cordon-keeper: %s", g_strerror (errno));
+  kill (keeper, SIGKILL);
+  while (waitpid (keeper, NULL, 0) < 0 && errno == EINTR)
+    ;
+  return FALSE;
+}
+
 gboolean
 cordon_launch_start (const CordonLaunchRequest *request,
                      CordonLaunch *out_launch,
@@ -429,6 +450,10 @@ cordon_launch_start (const CordonLaunchRequest *request,
       return FALSE;
     }
   ok = start_keeper (request, argv, envp, &in, json, ready, life, &keeper, error);
+  /* SYSTEMD: the keeper waits for its scope before it starts bwrap. */
+  if (ok && request->cgroups != NULL && request->cgroups->mechanism == CORDON_CGROUP_SYSTEMD
+      && cordon_cgroup_run_any (request->cgroups))
+    ok = place_keeper (request, keeper, life[0], error);
   /* The child's ends are the child's: cordon keeps only its own. */
   go = in.go[1];
   in.go[1] = -1;

@@ -75,6 +75,8 @@ typedef enum
 /* cordon's one byte to the keeper: the sandbox is released, and may be
  * left running should cordon go (a policy's die-with-parent=false). */
 #define CORDON_KEEPER_RELEASED 'R'
+/* cordon's one byte to a keeper waiting to be placed in its scope: it is. */
+#define CORDON_KEEPER_PLACED 'M'
 
 /* --- the stage: cordon-keeper's instructions (see stage.h) ------------------ */
 #define CORDON_STAGE_LINE_SHADOW "shadow"   /* shadow<TAB>PATH */
@@ -83,6 +85,8 @@ typedef enum
 
 /* --- cordon-keeper's cgroups (see keeper-cgroup.h) ------------------------- */
 #define CORDON_CGROUP_LINE_DIR "cgroup"     /* cgroup<TAB>I<TAB>NAME: make NAME below parent fd I */
+#define CORDON_CGROUP_LINE_SCOPE "scope"    /* scope<TAB>I<TAB>NAME: wait to be placed in NAME (a systemd
+                                             * scope below parent fd I), then start bwrap there */
 #define CORDON_CGROUP_LINE_SET "set"        /* set<TAB>I<TAB>FILE<TAB>VALUE, in order */
 #define CORDON_CGROUP_LINE_STAT "stat"      /* stat<TAB>I<TAB>FILE: a counter sent after the run */
 

@@ -332,7 +332,10 @@ explain_limits (GString *out,
     "RLIMIT_FSIZE", "RLIMIT_NOFILE", "RLIMIT_CORE", "RLIMIT_NPROC",
   };
 
-  if (plan->cgroup_dirs->len > 0)
+  if (plan->cgroup_dirs->len > 0 && plan->cgroup_mechanism == CORDON_CGROUP_SYSTEMD)
+    g_string_append (out, "\nbefore bwrap, the user's systemd places cordon-keeper in a transient scope, "
+                          "cordon-PID-RANDOM.scope, its limits these (as properties), in:\n");
+  else if (plan->cgroup_dirs->len > 0)
     g_string_append_printf (out, "\nbefore bwrap, cordon-keeper makes cordon-PID-RANDOM (%s) below:\n",
                             cordon_cgroup_mechanism_name (plan->cgroup_mechanism));
   for (guint i = 0; i < plan->cgroup_dirs->len; i++)

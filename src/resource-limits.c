@@ -3,8 +3,9 @@
  * wherever named, and core to 0 where not (a dump in the workdir is
  * memory of the sandbox's the host would find after the run). memory,
  * swap, cpu and pids bound the sandbox as a whole: a cgroup of its own
- * holds them, made in each cgroup v1 hierarchy cordon may write (root),
- * with the policy's values in its limit files; pids falls back to
+ * holds them: a transient scope of the user's systemd, the limits its
+ * properties, or one made in each cgroup v1 hierarchy cordon may write
+ * (root), with the policy's values in its limit files; pids falls back to
  * RLIMIT_NPROC where the sandbox has a user namespace of its own and is
  * not host root (the kernel counts it per user there). A limit nothing
  * holds stops the run under enforce=required, and is a named degradation
@@ -51,7 +52,8 @@ static gboolean
 usable (const CordonHostFacts *facts,
         CordonController controller)
 {
-  return facts->cgroup.mechanism == CORDON_CGROUP_V1 && facts->cgroup.writable[controller];
+  return (facts->cgroup.mechanism == CORDON_CGROUP_V1 || facts->cgroup.mechanism == CORDON_CGROUP_SYSTEMD)
+         && facts->cgroup.writable[controller];
 }
 
 /* --- the rlimits --------------------------------------------------------- */
@@ -245,6 +247,45 @@ add_cgroup_dirs (CordonPlan *plan,
     add_settings (plan, g_ptr_array_index (plan->cgroup_dirs, d), facts);
 }
 
+/* SYSTEMD: one cgroup, the transient scope the user's manager makes in
+ * app.slice with the limits as its properties (MemoryMax=, ...); these
+ * are the files they come to, as verification reads them back. */
+static void
+add_scope_dir (CordonPlan *plan,
+               const CordonHostFacts *facts)
+{
+  static const char * const stats[] = { "memory.peak", "memory.events", "pids.events", "cpu.stat", NULL };
+  g_autofree char *slice = g_build_filename (facts->cgroup.user_service, "app.slice", NULL);
+  CordonCgroupDir *dir = cordon_cgroup_dir_new (slice, 0);
+  const CordonLimit *l = plan->limits;
+  char value[64];
+
+  for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
+    if (facts->cgroup.writable[c])
+      dir->controllers |= 1u << c;
+  if (l[CORDON_LIMIT_MEMORY].held_by == CORDON_HELD_CGROUP)
+    {
+      g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT, l[CORDON_LIMIT_MEMORY].value);
+      cordon_cgroup_dir_add_setting (dir, "memory.max", value, CORDON_LIMIT_MEMORY);
+      g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT, l[CORDON_LIMIT_SWAP].value);
+      cordon_cgroup_dir_add_setting (dir, "memory.swap.max", value, CORDON_LIMIT_SWAP);
+    }
+  if (l[CORDON_LIMIT_PIDS].held_by == CORDON_HELD_CGROUP)
+    {
+      g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT, l[CORDON_LIMIT_PIDS].value);
+      cordon_cgroup_dir_add_setting (dir, "pids.max", value, CORDON_LIMIT_PIDS);
+    }
+  if (l[CORDON_LIMIT_CPU].held_by == CORDON_HELD_CGROUP)
+    {
+      g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT " %u", l[CORDON_LIMIT_CPU].value * (CPU_PERIOD_US / 100),
+                  CPU_PERIOD_US);
+      cordon_cgroup_dir_add_setting (dir, "cpu.max", value, CORDON_LIMIT_CPU);
+    }
+  for (guint s = 0; stats[s] != NULL; s++)
+    g_ptr_array_add (dir->stats, g_strdup (stats[s]));
+  g_ptr_array_add (plan->cgroup_dirs, dir);
+}
+
 /* enforce=required: the first limit nothing holds stops the run. */
 static gboolean
 enforce_limits (CordonPlan *plan,
@@ -281,7 +322,9 @@ cordon_resource_limits_compile (CordonPlan *plan,
   for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
     if (plan->limits[i].held_by == CORDON_HELD_CGROUP)
       plan->cgroup_mechanism = facts->cgroup.mechanism;
-  if (plan->cgroup_mechanism != CORDON_CGROUP_NONE)
+  if (plan->cgroup_mechanism == CORDON_CGROUP_SYSTEMD)
+    add_scope_dir (plan, facts);
+  else if (plan->cgroup_mechanism != CORDON_CGROUP_NONE)
     add_cgroup_dirs (plan, facts);
   return TRUE;
 }

@@ -666,7 +666,7 @@ launch (CordonRun *run,
   run->timeout_ms = sup.timeout_ms;
   /* Named and their parents opened now, before anything of the sandbox
    * runs (invariant 10); the keeper makes them. */
-  if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &error))
+  if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &run->facts->cgroup, &error))
     return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
   req.cgroups = &run->cgroups;
   sup.counters = &run->cgroups.stats;
