@@ -417,4 +417,8 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
         remove_tree (cg->dirs[i].parent_fd, cg->dirs[i].name, cg->dirs[i].name, 0, deadline_ms);
         cg->dirs[i].made = 0;
       }
+  /* Done with them: a second end (a teardown after a failed make) finds
+   * nothing to do. */
+  free (cg->spec);
+  cg->spec = NULL;
 }

@@ -53,7 +53,8 @@ int cordon_keeper_cgroups_leave (KeeperCgroups *cg,
                                  size_t why_len);
 /* Every process left in them killed (bounded by `deadline_ms` of
  * CLOCK_MONOTONIC), the counters sent as "C<I> FILE TEXT" lines on
- * `life_fd` (-1: none), then each removed. */
+ * `life_fd` (-1: none), then each removed (a scope: left to its
+ * manager); the instructions are freed, so a second call does nothing. */
 void cordon_keeper_cgroups_end (KeeperCgroups *cg,
                                 int life_fd,
                                 long deadline_ms);
