@@ -186,16 +186,33 @@ missing_text (const CordonCgroupHost *host,
 /* SYSTEMD: the user's manager, reachable on its bus, with memory, pids
  * or cpu among the controllers its cgroup can hand a scope. TRUE when
  * found (writable[] then says which). */
+/* The user's bus, as a client finds it: DBUS_SESSION_BUS_ADDRESS when it
+ * is a socket path that exists, else $XDG_RUNTIME_DIR/bus; NULL. */
+static char *
+user_bus_path (const char *bus_address,
+               const char *runtime_dir)
+{
+  g_autofree char *bus = NULL;
+
+  if (bus_address != NULL && g_str_has_prefix (bus_address, "unix:path=")
+      && strchr (bus_address, ',') == NULL
+      && g_file_test (bus_address + strlen ("unix:path="), G_FILE_TEST_EXISTS))
+    return g_strdup (bus_address + strlen ("unix:path="));
+  bus = runtime_dir != NULL ? g_build_filename (runtime_dir, "bus", NULL) : NULL;
+  return bus != NULL && g_file_test (bus, G_FILE_TEST_EXISTS) ? g_steal_pointer (&bus) : NULL;
+}
+
 static gboolean
 find_user_manager (CordonCgroupHost *host,
                    uid_t euid,
+                   const char *bus_address,
                    const char *runtime_dir)
 {
-  g_autofree char *bus = runtime_dir != NULL ? g_build_filename (runtime_dir, "bus", NULL) : NULL;
+  g_autofree char *bus = user_bus_path (bus_address, runtime_dir);
   g_autofree char *service = NULL, *file = NULL, *controllers = NULL;
   gboolean any = FALSE;
 
-  if (host->unified_mount == NULL || bus == NULL || !g_file_test (bus, G_FILE_TEST_EXISTS))
+  if (host->unified_mount == NULL || bus == NULL)
     return FALSE;
   service = g_strdup_printf ("%s/user.slice/user-%u.slice/user@%u.service", host->unified_mount,
                              (guint) euid, (guint) euid);
@@ -218,6 +235,7 @@ find_user_manager (CordonCgroupHost *host,
 void
 cordon_cgroup_host_find (CordonCgroupHost *host,
                          uid_t euid,
+                         const char *bus_address,
                          const char *runtime_dir)
 {
   g_autofree char *proc_cgroup = NULL, *mountinfo = NULL, *meminfo = NULL, *controllers = NULL;
@@ -234,7 +252,7 @@ cordon_cgroup_host_find (CordonCgroupHost *host,
         host->unified_controllers = g_strdelimit (g_strstrip (controllers), " ", ','), controllers = NULL;
     }
   host->mechanism = CORDON_CGROUP_NONE;
-  if (euid != 0 && find_user_manager (host, euid, runtime_dir))
+  if (euid != 0 && find_user_manager (host, euid, bus_address, runtime_dir))
     return;
   for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
     {

@@ -66,12 +66,13 @@ void cordon_cgroup_host_parse (CordonCgroupHost *host,
                                const char *mountinfo,
                                const char *meminfo);
 /* The host's: parse, then which mechanism it has, best first: SYSTEMD
- * for a caller who is not root, whose user manager has a bus below
- * `runtime_dir` ($XDG_RUNTIME_DIR, may be NULL) and delegated
- * controllers; V1 for root with a writable parent; and why none where
- * it has none. */
+ * for a caller who is not root, whose user manager is reachable on the
+ * user's bus (`bus_address`, DBUS_SESSION_BUS_ADDRESS, else
+ * `runtime_dir`/bus; either may be NULL) and hands on controllers; V1
+ * for root with a writable parent; and why none where it has none. */
 void cordon_cgroup_host_find (CordonCgroupHost *host,
                               uid_t euid,
+                              const char *bus_address,
                               const char *runtime_dir);
 void cordon_cgroup_host_clear (CordonCgroupHost *host);
 

@@ -187,7 +187,7 @@ check_limits (GPtrArray *out,
   CordonCgroupHost host = { 0 };
   g_autoptr(GString) held = g_string_new (NULL);
 
-  cordon_cgroup_host_find (&host, uid, g_getenv ("XDG_RUNTIME_DIR"));
+  cordon_cgroup_host_find (&host, uid, g_getenv ("DBUS_SESSION_BUS_ADDRESS"), g_getenv ("XDG_RUNTIME_DIR"));
   for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
     if (host.writable[c])
       g_string_append_printf (held, "%s%s", held->len > 0 ? ", " : "", cordon_controller_name (c));

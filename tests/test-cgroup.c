@@ -161,6 +161,22 @@ test_cgroup_finds_the_unified_hierarchy_of_a_pure_v2_host (void **state)
   for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
     assert_null (p.host.parent[c]);
   assert_string_equal (p.host.unified, "/sys/fs/cgroup/user.slice/x");
+  /* Mounted from its root: where the user manager's cgroup is looked for. */
+  assert_string_equal (p.host.unified_mount, "/sys/fs/cgroup");
+}
+
+/* A container's v2 mount shows its own subtree only: no mount of the
+ * hierarchy's root, so no user.slice to look for there. */
+static void
+test_cgroup_keeps_no_unified_mount_of_a_container_s_subtree (void **state)
+{
+  g_auto(Parsed) p = { 0 };
+
+  parse (&p, "0::/docker/x
+", "25 22 0:22 /docker/x /sys/fs/cgroup rw - cgroup2 cgroup2 rw
+", NULL);
+  assert_string_equal (p.host.unified, "/sys/fs/cgroup");
+  assert_null (p.host.unified_mount);
 }
 
 static void
@@ -311,6 +327,7 @@ main (void)
     cmocka_unit_test (test_cgroup_finds_no_parent_outside_what_the_mount_shows),
     cmocka_unit_test (test_cgroup_gives_co_mounted_controllers_one_parent),
     cmocka_unit_test (test_cgroup_finds_the_unified_hierarchy_of_a_pure_v2_host),
+    cmocka_unit_test (test_cgroup_keeps_no_unified_mount_of_a_container_s_subtree),
     cmocka_unit_test (test_cgroup_reads_no_unified_hierarchy_where_none_is_mounted),
     cmocka_unit_test (test_cgroup_reads_ram_and_swap_in_bytes),
     cmocka_unit_test (test_cgroup_reads_no_swap_of_a_host_without),
