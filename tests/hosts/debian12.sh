@@ -338,14 +338,17 @@ share_args ()
   printf '%s\n' -virtfs "local,path=$2,mount_tag=$1,security_model=none$ro"
 }
 
-# reachable_by_others DIR: DIR's every directory searchable by others, as
-# the guest's user, another uid, needs to reach the trees; else an error.
+# reachable_by_others DIR [TOP]: DIR, and each directory above it up to
+# TOP, searchable by others, else an error: the guest's user, another uid,
+# must reach the shared trees. Only the shares' own directories matter:
+# the guest opens up its own directories above them (/root among them).
 reachable_by_others ()
 {
   local d=$1
-  while [ -n "$d" ]; do
+  while :; do
     [ "$(( 0$(stat -c %a "$d") & 1 ))" = 1 ] \
       || die "$image_user cannot reach $1: $d is not searchable by others (chmod o+x, or run --as root)"
+    [ -n "${2:-}" ] && [ "$d" != "$2" ] && [[ $d == "$2"/* ]] || break
     d=${d%/*}
   done
 }
@@ -384,7 +387,10 @@ cmd_run ()
   builddir=$(cd "${CORDON_BUILDDIR:-$srcdir/_build}" && pwd) || die "no build tree at ${CORDON_BUILDDIR:-$srcdir/_build}"
   [ -x "$builddir/src/cordon" ] || die "no cordon at $builddir/src/cordon: build it first"
   if [[ " ${users[*]} " == *" $image_user "* ]]; then
-    reachable_by_others "$srcdir" && reachable_by_others "$builddir"
+    reachable_by_others "$srcdir"
+    reachable_by_others "$builddir" "$srcdir"
+    [ "$(( 0$(stat -c %a "$builddir/src/cordon") & 1 ))" = 1 ] \
+      || die "$image_user cannot run $builddir/src/cordon (chmod o+rx, or run --as root)"
   fi
   for t in "${tests[@]}"; do
     case $t in /*|*..*) die "'$t': name tests by their path in the source tree" ;; esac

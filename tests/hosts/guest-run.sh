@@ -26,7 +26,18 @@ share ()
 {
   mkdir -p "$2" && mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=262144,cache=loose "$1" "$2"
 }
-# The shorter path first: one tree may hold the other (the usual _build).
+# The guest's own directories above the shares are opened up for the
+# lingering user: a tree under the host's /root (the guest's is 0700)
+# still reaches it. Then the shorter path first: one tree may hold the
+# other (the usual _build).
+mkdir -p "$CORDON_SRCDIR" "$CORDON_BUILDDIR"
+for p in "$CORDON_SRCDIR" "$CORDON_BUILDDIR"; do
+  p=${p%/*}
+  while [ -n "$p" ]; do
+    chmod o+x "$p"
+    p=${p%/*}
+  done
+done
 if [ "${#CORDON_SRCDIR}" -le "${#CORDON_BUILDDIR}" ]; then
   share cordon-src "$CORDON_SRCDIR" && share cordon-build "$CORDON_BUILDDIR"
 else
