@@ -31,6 +31,7 @@ set -euo pipefail
 
 prog=${0##*/}
 here=$(cd "$(dirname "$0")" && pwd)
+self=$here/$prog
 
 cache=${CORDON_GUEST_CACHE:-/var/cache/cordon/guest}
 mirror=${CORDON_GUEST_MIRROR:-http://deb.debian.org/debian}
@@ -43,19 +44,33 @@ die () { say "error: $*"; exit 1; }
 # --- cleanup -----------------------------------------------------------------
 # Everything this run makes outside the cache's final directory and the
 # results: temporary directories (a half-built image among them) and the
-# qemu it started. A mount left below a temporary directory (a chroot's
-# /proc) is taken off, deepest first, before rm, which stays on the
-# directory's own file system.
+# processes it started. The image is built in a session of its own
+# (build_pid, its process group), so that all of debootstrap's and the
+# chroot's processes are ended with it; qemu runs under timeout, which
+# passes the signal on. A mount left below a temporary directory (a
+# chroot's /proc) is taken off, deepest first, before rm, which stays on
+# the directory's own file system.
 
 cleanup_dirs=()
 qemu_pid=
+build_pid=
 
 cleanup ()
 {
-  local d m
+  local d m tries
   if [ -n "$qemu_pid" ]; then
     kill -TERM "$qemu_pid" 2>/dev/null || true
     wait "$qemu_pid" 2>/dev/null || true
+  fi
+  if [ -n "$build_pid" ]; then
+    kill -TERM -- "-$build_pid" 2>/dev/null || true
+    tries=50
+    while pgrep -g "$build_pid" >/dev/null && [ "$tries" -gt 0 ]; do
+      sleep 0.2
+      tries=$((tries - 1))
+    done
+    kill -KILL -- "-$build_pid" 2>/dev/null || true
+    wait "$build_pid" 2>/dev/null || true
   fi
   for d in "${cleanup_dirs[@]}"; do
     [ -d "$d" ] || continue
@@ -210,13 +225,31 @@ image_dir ()
   echo "$cache/debian12-$(image_recipe_hash)"
 }
 
+# build_image TMPD: the image made in TMPD/image from a tree in
+# TMPD/root (removed once on the disk), each step's log in TMPD.
+build_image ()
+{
+  local tmpd=$1
+  image_debootstrap "$tmpd/root" >"$tmpd/debootstrap.log" 2>&1 \
+    || { tail -n 30 "$tmpd/debootstrap.log" >&2; die "debootstrap failed"; }
+  image_configure "$tmpd/root" >"$tmpd/configure.log" 2>&1 \
+    || { tail -n 30 "$tmpd/configure.log" >&2; die "configuring the image failed"; }
+  mkdir "$tmpd/image"
+  # The kernel and initramfs are booted directly (no boot loader).
+  cp "$(ls -1 "$tmpd"/root/boot/vmlinuz-* | sort -V | tail -n 1)" "$tmpd/image/vmlinuz"
+  cp "$(ls -1 "$tmpd"/root/boot/initrd.img-* | sort -V | tail -n 1)" "$tmpd/image/initrd.img"
+  image_disk "$tmpd/root" "$tmpd/image/root.img"
+  rm -rf --one-file-system "$tmpd/root"
+  chmod a-w "$tmpd/image/root.img"
+}
+
 # cmd_image: make the image unless the current recipe's is there. It is
 # made under a temporary name and renamed whole when complete, so a build
 # that was interrupted is never taken for an image; a lock keeps two runs
 # from making it at once.
 cmd_image ()
 {
-  local dir tmpd start old
+  local dir tmpd start old rc
   dir=$(image_dir)
   mkdir -p "$cache"
   exec 9>"$cache/.lock"
@@ -234,17 +267,12 @@ cmd_image ()
   tmpd=$(mktemp -d "$cache/.build.XXXXXX")
   cleanup_dirs+=("$tmpd")
   say "image: making $dir (debootstrap $image_suite from $mirror)"
-  image_debootstrap "$tmpd/root" >"$tmpd/debootstrap.log" 2>&1 \
-    || { tail -n 30 "$tmpd/debootstrap.log" >&2; die "debootstrap failed"; }
-  image_configure "$tmpd/root" >"$tmpd/configure.log" 2>&1 \
-    || { tail -n 30 "$tmpd/configure.log" >&2; die "configuring the image failed"; }
-  mkdir "$tmpd/image"
-  # The kernel and initramfs are booted directly (no boot loader).
-  cp "$(ls -1 "$tmpd"/root/boot/vmlinuz-* | sort -V | tail -n 1)" "$tmpd/image/vmlinuz"
-  cp "$(ls -1 "$tmpd"/root/boot/initrd.img-* | sort -V | tail -n 1)" "$tmpd/image/initrd.img"
-  image_disk "$tmpd/root" "$tmpd/image/root.img"
-  rm -rf --one-file-system "$tmpd/root"
-  chmod a-w "$tmpd/image/root.img"
+  setsid -w "$BASH" "$self" __build "$tmpd" </dev/null &
+  build_pid=$!
+  rc=0
+  wait "$build_pid" || rc=$?
+  build_pid=
+  [ "$rc" = 0 ] || die "making the image failed (status $rc)"
   image_recipe_hash >"$tmpd/image/recipe.sha256"
   mv -T "$tmpd/image" "$dir"
   # Images of older recipes are of no more use.
@@ -481,5 +509,7 @@ cmd_run ()
 case ${1:-} in
   image) shift; [ $# = 0 ] || die "image takes no arguments"; cmd_image ;;
   run) shift; cmd_run "$@" ;;
+  # Internal: cmd_image runs the build so, in a session of its own.
+  __build) [ $# = 2 ] || die "__build TMPD"; build_image "$2" ;;
   *) echo "usage: $prog image | run [--as root|$image_user]... [--timeout SECONDS] TEST..." >&2; exit 1 ;;
 esac
