@@ -295,7 +295,7 @@ n=0
 failed=0
 merge_tap ()
 {
-  local label="[$1] $2:" tap=$3/$2.tap rcf=$3/$2.rc rc line planned= ran=0 bailed= rest
+  local label="[$1] $2:" tap=$3/$2.tap rcf=$3/$2.rc rc line planned='' ran=0 bailed='' rest
   if [ ! -f "$tap" ] || [ ! -f "$rcf" ]; then
     n=$((n + 1)); failed=$((failed + 1))
     out+=("not ok $n - $label did not run (no result from the guest)")
@@ -376,7 +376,9 @@ reachable_by_others ()
   while :; do
     [ "$(( 0$(stat -c %a "$d") & 1 ))" = 1 ] \
       || die "$image_user cannot reach $1: $d is not searchable by others (chmod o+x, or run --as root)"
-    [ -n "${2:-}" ] && [ "$d" != "$2" ] && [[ $d == "$2"/* ]] || break
+    if [ -z "${2:-}" ] || [ "$d" = "$2" ] || [[ $d != "$2"/* ]]; then
+      break
+    fi
     d=${d%/*}
   done
 }

@@ -10,6 +10,7 @@
 # /run/cordon-ctl/USER/TEST.{tap,stderr,rc}; "done" is written last, and
 # the unit then powers the guest off.
 
+# shellcheck disable=SC1091,SC2154 # $ctl/env, the host's, sets guest_user(s)
 set -u
 
 ctl=/run/cordon-ctl
