@@ -24,7 +24,9 @@
 # /var/cache/cordon/guest), CORDON_GUEST_RESULTS (default
 # $CORDON_BUILDDIR/tests/hosts/results), CORDON_GUEST_TIMEOUT (boot and
 # run, default 1200 s), CORDON_GUEST_ACCEL (default tcg,thread=multi: KVM
-# is not usable where this was written), CORDON_GUEST_MIRROR.
+# is not usable where this was written), CORDON_GUEST_MIRROR,
+# CORDON_GUEST_APPEND (more kernel arguments: systemd.unified_cgroup_
+# hierarchy=0 boots it hybrid, which smoke.test must then fail).
 # Exit status: 0 all passed, 1 a failure or an error, 77 (automake's skip)
 # only when qemu-system-x86_64 or /dev/kvm is absent.
 set -euo pipefail
