@@ -208,6 +208,28 @@ still_in (pid_t pid,
   return in;
 }
 
+/* cordon is gone while the manager may be placing the keeper in the
+ * scope. A scope whose one process leaves it the moment it is placed can
+ * stay "running", empty, for ever (systemd 252 misses that cgroup's
+ * empty event): so the keeper, if placed within 3 s, stays a second
+ * there before it goes, and the manager sees the scope empty once it
+ * runs. Not placed by then, it goes: the call then fails, no scope. */
+static void
+settle_in_scope (const char *name)
+{
+  const struct timespec tick = { 0, 10000000 }, settle = { 1, 0 };
+
+  for (int i = 0; i < 300; i++)
+    {
+      if (still_in (getpid (), name))
+        {
+          nanosleep (&settle, NULL);
+          return;
+        }
+      nanosleep (&tick, NULL);
+    }
+}
+
 /* A scope: cordon's "M" once the manager has placed the keeper, then
  * /proc's word for it. */
 static int
@@ -222,7 +244,10 @@ wait_placed (KeeperCgroups *cg,
   while ((n = read (life_fd, &byte, 1)) < 0 && errno == EINTR)
     ;
   if (n != 1 || byte != CORDON_KEEPER_PLACED)
-    return (errno = ECANCELED, fail (why, why_len, "was not placed in", &cg->dirs[0], NULL));
+    {
+      settle_in_scope (cg->dirs[0].name);
+      return (errno = ECANCELED, fail (why, why_len, "was not placed in", &cg->dirs[0], NULL));
+    }
   if (!still_in (getpid (), cg->dirs[0].name))
     return (errno = ESRCH, fail (why, why_len, "is not in its scope", &cg->dirs[0], NULL));
   return 0;
