@@ -274,15 +274,27 @@ cordon_keeper_cgroups_make (KeeperCgroups *cg,
   return -1;
 }
 
+/* This process into each cgroup (or, with `parent`, back into each
+ * parent). */
+static int
+move_self (KeeperCgroups *cg,
+           int parent,
+           char *why,
+           size_t why_len)
+{
+  for (size_t i = 0; i < cg->n && !cg->scope; i++)
+    if (write_file (&cg->dirs[i], parent, "cgroup.procs", "0") != 0)
+      return fail (why, why_len, parent ? "cannot leave the cgroup" : "cannot enter the cgroup", &cg->dirs[i],
+                   "cgroup.procs");
+  return 0;
+}
+
 int
 cordon_keeper_cgroups_enter (KeeperCgroups *cg,
                              char *why,
                              size_t why_len)
 {
-  for (size_t i = 0; i < cg->n && !cg->scope; i++)
-    if (write_file (&cg->dirs[i], 0, "cgroup.procs", "0") != 0)
-      return fail (why, why_len, "cannot enter the cgroup", &cg->dirs[i], "cgroup.procs");
-  return 0;
+  return move_self (cg, 0, why, why_len);
 }
 
 int
@@ -290,10 +302,7 @@ cordon_keeper_cgroups_leave (KeeperCgroups *cg,
                              char *why,
                              size_t why_len)
 {
-  for (size_t i = 0; i < cg->n && !cg->scope; i++)
-    if (write_file (&cg->dirs[i], 1, "cgroup.procs", "0") != 0)
-      return fail (why, why_len, "cannot leave the cgroup", &cg->dirs[i], "cgroup.procs");
-  return 0;
+  return move_self (cg, 1, why, why_len);
 }
 
 /* --- the end ---------------------------------------------------------------- */

@@ -90,6 +90,23 @@ fixture_host_add_symlink (FixtureHost *host,
 }
 
 void
+fixture_host_set_cgroup_v1 (FixtureHost *host,
+                            const char * const parents[CORDON_CONTROLLER_MAX],
+                            gboolean memsw)
+{
+  CordonCgroupHost *cg = &host->facts->cgroup;
+
+  cg->mechanism = CORDON_CGROUP_V1;
+  cg->memsw = memsw;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      g_free (cg->parent[c]);
+      cg->parent[c] = g_strdup (parents[c]);
+      cg->writable[c] = parents[c] != NULL;
+    }
+}
+
+void
 fixture_host_add_socket (FixtureHost *host,
                          const char *path)
 {

@@ -71,6 +71,13 @@ void fixture_host_add_dir (FixtureHost *host, const char *path);
 void fixture_host_add_symlink (FixtureHost *host, const char *path, const char *target);
 void fixture_host_add_socket (FixtureHost *host, const char *path);
 
+/* The host's cgroups as cordon_cgroup_host_find leaves them for a root
+ * caller of a cgroup v1 host: each controller given a parent (NULL: none)
+ * a hierarchy cordon may write, swap accounted or not. */
+void fixture_host_set_cgroup_v1 (FixtureHost *host,
+                                 const char * const parents[CORDON_CONTROLLER_MAX],
+                                 gboolean memsw);
+
 /* Loads a shipped policy from the set embedded in the binary (never the
  * host's policy directories). Returns NULL and sets `error` on failure;
  * `diags` may be NULL. */

@@ -738,16 +738,8 @@ host_has_v1 (FixtureHost *host)
   static const char * const parents[CORDON_CONTROLLER_MAX] = {
     "/sys/fs/cgroup/memory/job", "/sys/fs/cgroup/pids/job", "/sys/fs/cgroup/cpu/job", NULL,
   };
-  CordonCgroupHost *cg = &host->facts->cgroup;
 
-  cg->mechanism = CORDON_CGROUP_V1;
-  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
-    {
-      g_free (cg->parent[c]);
-      cg->parent[c] = g_strdup (parents[c]);
-      cg->writable[c] = parents[c] != NULL;
-    }
-  cg->memsw = TRUE;
+  fixture_host_set_cgroup_v1 (host, parents, TRUE);
 }
 
 /* Each file the keeper writes, in each cgroup, beside the rule that

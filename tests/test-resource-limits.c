@@ -40,7 +40,6 @@ host_has_v1 (FixtureHost *host,
              const char *cpu,
              const char *cpuacct)
 {
-  CordonCgroupHost *cg = &host->facts->cgroup;
   const char *parents[CORDON_CONTROLLER_MAX] = {
     [CORDON_CONTROLLER_MEMORY] = memory,
     [CORDON_CONTROLLER_PIDS] = pids,
@@ -48,13 +47,7 @@ host_has_v1 (FixtureHost *host,
     [CORDON_CONTROLLER_CPUACCT] = cpuacct,
   };
 
-  cg->mechanism = CORDON_CGROUP_V1;
-  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
-    {
-      g_free (cg->parent[c]);
-      cg->parent[c] = g_strdup (parents[c]);
-      cg->writable[c] = parents[c] != NULL;
-    }
+  fixture_host_set_cgroup_v1 (host, parents, host->facts->cgroup.memsw);
 }
 
 static void

@@ -169,17 +169,9 @@ host_has_v1 (FixtureHost *host,
   static const char * const parents[CORDON_CONTROLLER_MAX] = {
     "/sys/fs/cgroup/memory/job", "/sys/fs/cgroup/pids/job", "/sys/fs/cgroup/cpu/job", NULL,
   };
-  CordonCgroupHost *cg = &host->facts->cgroup;
 
-  cg->mechanism = CORDON_CGROUP_V1;
-  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
-    {
-      g_free (cg->parent[c]);
-      cg->parent[c] = g_strdup (parents[c]);
-      cg->writable[c] = parents[c] != NULL;
-    }
-  cg->memsw = memsw;
-  cg->swap_total = G_GUINT64_CONSTANT (1) << 30;
+  fixture_host_set_cgroup_v1 (host, parents, memsw);
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (1) << 30;
 }
 
 /* enforce=best-effort: each limit nothing holds, named with the host's

@@ -349,16 +349,7 @@ static void
 host_has_v1 (FixtureHost *host,
              const char * const parents[CORDON_CONTROLLER_MAX])
 {
-  CordonCgroupHost *cg = &host->facts->cgroup;
-
-  cg->mechanism = CORDON_CGROUP_V1;
-  cg->memsw = TRUE;
-  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
-    {
-      g_free (cg->parent[c]);
-      cg->parent[c] = g_strdup (parents[c]);
-      cg->writable[c] = parents[c] != NULL;
-    }
+  fixture_host_set_cgroup_v1 (host, parents, TRUE);
 }
 
 /* A run's cgroups as cordon_cgroup_run_open makes them, but each
