@@ -12,6 +12,7 @@
 
 #include "cgroup-run.h"
 #include "cordon-error.h"
+#include "path-util.h"
 #include "proc-read.h"
 #include "protocol.h"
 
@@ -80,8 +81,18 @@ cordon_cgroup_run_spec (const CordonCgroupRun *run)
   /* A scope is the manager's to make, limit and remove: the keeper
    * waits to be placed in it, and only reads its counters. */
   for (guint i = 0; i < run->parent_fds->len; i++)
-    g_string_append_printf (spec, "%s\t%u\t%s\n", run->mechanism == CORDON_CGROUP_SYSTEMD
-                            ? CORDON_CGROUP_LINE_SCOPE : CORDON_CGROUP_LINE_DIR, i, run->name);
+    {
+      const CordonCgroupDir *dir = g_ptr_array_index (run->dirs, i);
+
+      g_string_append_printf (spec, "%s\t%u\t%s", run->mechanism == CORDON_CGROUP_SYSTEMD
+                              ? CORDON_CGROUP_LINE_SCOPE : CORDON_CGROUP_LINE_DIR, i, run->name);
+      if (run->mechanism == CORDON_CGROUP_SYSTEMD)
+        {
+          g_string_append_c (spec, '\t');
+          cordon_path_append_encoded (spec, dir->parent);
+        }
+      g_string_append_c (spec, '\n');
+    }
   for (guint i = 0; i < run->parent_fds->len; i++)
     {
       const CordonCgroupDir *dir = g_ptr_array_index (run->dirs, i);

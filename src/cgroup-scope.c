@@ -50,15 +50,23 @@ scope_properties (const CordonPlan *plan,
   return g_variant_builder_end (&props);
 }
 
-/* Is `keeper` in the scope (its cgroup line ends in "/NAME")? */
+/* Is `keeper` in the scope, in app.slice (its v2 line is "0::PATH/NAME"
+ * with the host's app.slice, `parent`, ending in PATH)? */
 static gboolean
 placed (pid_t keeper,
+        const char *parent,
         const char *name)
 {
   g_autofree char *text = cordon_proc_read (keeper, "cgroup", NULL);
   g_autofree char *tail = g_strconcat ("/", name, "\n", NULL);
+  char *at = text != NULL ? strstr (text, tail) : NULL;
+  char *line;
 
-  return text != NULL && strstr (text, tail) != NULL;
+  if (at == NULL)
+    return FALSE;
+  *at = '\0';
+  line = strrchr (text, '\n') != NULL ? strrchr (text, '\n') + 1 : text;
+  return g_str_has_prefix (line, "0::") && line[3] == '/' && g_str_has_suffix (parent, line + 3);
 }
 
 gboolean
@@ -93,7 +101,8 @@ cordon_cgroup_run_start_scope (const CordonCgroupRun *run,
                    remote != NULL ? remote : "");
       return FALSE;
     }
-  for (deadline = g_get_monotonic_time () + PLACE_LIMIT_US; !placed (keeper, run->name);)
+  for (deadline = g_get_monotonic_time () + PLACE_LIMIT_US;
+       !placed (keeper, ((const CordonCgroupDir *) g_ptr_array_index (run->dirs, 0))->parent, run->name);)
     {
       if (g_get_monotonic_time () > deadline)
         {
@@ -101,7 +110,7 @@ cordon_cgroup_run_start_scope (const CordonCgroupRun *run,
                        "in the scope %s within %d s", run->name, (int) (PLACE_LIMIT_US / G_USEC_PER_SEC));
           return FALSE;
         }
-      g_usleep (200);
+      g_usleep (1000);
     }
   return TRUE;
 }

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -186,20 +187,31 @@ missing_text (const CordonCgroupHost *host,
 /* SYSTEMD: the user's manager, reachable on its bus, with memory, pids
  * or cpu among the controllers its cgroup can hand a scope. TRUE when
  * found (writable[] then says which). */
+/* A socket of the caller's own (not one another user laid there). */
+static gboolean
+own_socket (const char *path,
+            uid_t euid)
+{
+  struct stat st;
+
+  return lstat (path, &st) == 0 && S_ISSOCK (st.st_mode) && st.st_uid == euid;
+}
+
 /* The user's bus, as a client finds it: DBUS_SESSION_BUS_ADDRESS when it
- * is a socket path that exists, else $XDG_RUNTIME_DIR/bus; NULL. */
+ * is a plain socket path of the caller's, else $XDG_RUNTIME_DIR/bus;
+ * NULL. */
 static char *
 user_bus_path (const char *bus_address,
-               const char *runtime_dir)
+               const char *runtime_dir,
+               uid_t euid)
 {
   g_autofree char *bus = NULL;
 
   if (bus_address != NULL && g_str_has_prefix (bus_address, "unix:path=")
-      && strchr (bus_address, ',') == NULL
-      && g_file_test (bus_address + strlen ("unix:path="), G_FILE_TEST_EXISTS))
+      && strpbrk (bus_address, ",;%") == NULL && own_socket (bus_address + strlen ("unix:path="), euid))
     return g_strdup (bus_address + strlen ("unix:path="));
   bus = runtime_dir != NULL ? g_build_filename (runtime_dir, "bus", NULL) : NULL;
-  return bus != NULL && g_file_test (bus, G_FILE_TEST_EXISTS) ? g_steal_pointer (&bus) : NULL;
+  return bus != NULL && own_socket (bus, euid) ? g_steal_pointer (&bus) : NULL;
 }
 
 static gboolean
@@ -208,8 +220,8 @@ find_user_manager (CordonCgroupHost *host,
                    const char *bus_address,
                    const char *runtime_dir)
 {
-  g_autofree char *bus = user_bus_path (bus_address, runtime_dir);
-  g_autofree char *service = NULL, *file = NULL, *controllers = NULL;
+  g_autofree char *bus = user_bus_path (bus_address, runtime_dir, euid);
+  g_autofree char *service = NULL, *file = NULL, *controllers = NULL, *slice = NULL, *swap = NULL;
   gboolean any = FALSE;
 
   if (host->unified_mount == NULL || bus == NULL)
@@ -217,7 +229,10 @@ find_user_manager (CordonCgroupHost *host,
   service = g_strdup_printf ("%s/user.slice/user-%u.slice/user@%u.service", host->unified_mount,
                              (guint) euid, (guint) euid);
   file = g_build_filename (service, "cgroup.controllers", NULL);
-  if (!g_file_get_contents (file, &controllers, NULL, NULL))
+  slice = g_build_filename (service, "app.slice", NULL);
+  swap = g_build_filename (service, "memory.swap.max", NULL);
+  /* The scope goes into app.slice, which must be there to be opened. */
+  if (!g_file_get_contents (file, &controllers, NULL, NULL) || !g_file_test (slice, G_FILE_TEST_IS_DIR))
     return FALSE;
   g_strdelimit (g_strstrip (controllers), " ", ',');
   for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
@@ -227,7 +242,7 @@ find_user_manager (CordonCgroupHost *host,
   host->mechanism = CORDON_CGROUP_SYSTEMD;
   host->user_service = g_steal_pointer (&service);
   host->user_bus = g_strconcat ("unix:path=", bus, NULL);
-  host->memsw = TRUE;
+  host->memsw = g_file_test (swap, G_FILE_TEST_EXISTS);
   host->missing = missing_text (host, euid);
   return TRUE;
 }

@@ -109,7 +109,7 @@ cordon_keeper_cgroups_read (int spec_fd,
   for (char *l = strtok_r (copy, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
     {
       char *s2 = NULL, *verb = strtok_r (l, "\t", &s2), *index = strtok_r (NULL, "\t", &s2);
-      char *name = strtok_r (NULL, "\t", &s2);
+      char *name = strtok_r (NULL, "\t", &s2), *parent = strtok_r (NULL, "\t", &s2);
       KeeperCgroup *dir = &cg->dirs[cg->n];
 
       if (verb == NULL || (strcmp (verb, CORDON_CGROUP_LINE_DIR) != 0 && strcmp (verb, CORDON_CGROUP_LINE_SCOPE) != 0))
@@ -128,6 +128,22 @@ cordon_keeper_cgroups_read (int spec_fd,
         {
           free (copy);
           return fail (why, why_len, "no parent fd for", dir, NULL);
+        }
+      /* A scope's files are the user's, as the keeper is: no fd of its
+       * parent stays open here while the sandbox runs (a sandbox that
+       * could reach the keeper's fds would reach them through it); the
+       * end opens it again by its path. */
+      if (cg->scope)
+        {
+          if (parent == NULL || strlen (parent) >= sizeof dir->parent_path || parent[0] != '/')
+            {
+              free (copy);
+              return (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
+            }
+          cordon_spec_decode (parent);
+          snprintf (dir->parent_path, sizeof dir->parent_path, "%s", parent);
+          close (dir->parent_fd);
+          dir->parent_fd = -1;
         }
       cg->n++;
     }
@@ -430,6 +446,9 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
 
   if (cg->spec == NULL)
     return;
+  for (size_t i = 0; cg->scope && i < cg->n; i++)
+    if (cg->dirs[i].parent_fd < 0)
+      cg->dirs[i].parent_fd = open (cg->dirs[i].parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   for (size_t i = 0; i < cg->n; i++)
     if (cg->dirs[i].made || cg->scope)
       {

@@ -15,8 +15,9 @@
 
 typedef struct
 {
-  int parent_fd;
+  int parent_fd;       /* -1 in a scope until the end (see keeper-cgroup.c) */
   char name[64];
+  char parent_path[512]; /* a scope's: where the end opens its parent */
   int made;
 } KeeperCgroup;
 

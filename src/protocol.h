@@ -85,8 +85,8 @@ typedef enum
 
 /* --- cordon-keeper's cgroups (see keeper-cgroup.h) ------------------------- */
 #define CORDON_CGROUP_LINE_DIR "cgroup"     /* cgroup<TAB>I<TAB>NAME: make NAME below parent fd I */
-#define CORDON_CGROUP_LINE_SCOPE "scope"    /* scope<TAB>I<TAB>NAME: wait to be placed in NAME (a systemd
-                                             * scope below parent fd I), then start bwrap there */
+#define CORDON_CGROUP_LINE_SCOPE "scope"    /* scope<TAB>I<TAB>NAME<TAB>PARENT: wait to be placed in NAME
+                                             * (a systemd scope in PARENT, encoded), then start bwrap */
 #define CORDON_CGROUP_LINE_SET "set"        /* set<TAB>I<TAB>FILE<TAB>VALUE, in order */
 #define CORDON_CGROUP_LINE_STAT "stat"      /* stat<TAB>I<TAB>FILE: a counter sent after the run */
 

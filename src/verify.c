@@ -504,6 +504,25 @@ cordon_verify_add_cgroups (CordonVerify *v,
       c->key = first->key;
       c->rule = first->rule;
     }
+  /* A scope of the user's systemd is the user's: its manager, on the
+   * user's bus or its own socket, would change its limits for anyone who
+   * asks. Neither may be reachable from the sandbox. */
+  if (first != NULL && cgroups->mechanism == CORDON_CGROUP_SYSTEMD && cgroups->bus_address != NULL
+      && g_str_has_prefix (cgroups->bus_address, "unix:path="))
+    {
+      const char *bus = cgroups->bus_address + strlen ("unix:path=");
+      g_autofree char *dir = g_path_get_dirname (bus);
+      g_autofree char *private = g_build_filename (dir, "systemd", "private", NULL);
+      const char * const paths[] = { bus, private };
+
+      for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+        {
+          CordonCheck *c = add_path_check (v, CORDON_SPEC_SOCKET, paths[i], NULL);
+
+          c->key = first->key;
+          c->rule = first->rule;
+        }
+    }
 }
 
 GBytes *

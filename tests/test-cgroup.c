@@ -172,9 +172,7 @@ test_cgroup_keeps_no_unified_mount_of_a_container_s_subtree (void **state)
 {
   g_auto(Parsed) p = { 0 };
 
-  parse (&p, "0::/docker/x
-", "25 22 0:22 /docker/x /sys/fs/cgroup rw - cgroup2 cgroup2 rw
-", NULL);
+  parse (&p, "0::/docker/x\n", "25 22 0:22 /docker/x /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", NULL);
   assert_string_equal (p.host.unified, "/sys/fs/cgroup");
   assert_null (p.host.unified_mount);
 }
