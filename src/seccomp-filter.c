@@ -15,8 +15,11 @@
  *     falls back to clone, whose flags it can.
  *   unshare and clone with CLONE_NEWUSER -> EPERM: no nested user
  *     namespace, the usual first step of a kernel exploit.
- *   ptrace, perf_event_open, bpf, userfaultfd, kexec_*, *_module, acct,
- *     syslog, quotactl -> EPERM: debugging, tracing and kernel control.
+ *   ptrace, process_vm_readv, process_vm_writev, pidfd_getfd,
+ *     perf_event_open, bpf, userfaultfd, kexec_*, *_module, acct, syslog,
+ *     quotactl -> EPERM: debugging, tracing (another process's memory or
+ *     fds: under a shared pid namespace those of the caller's processes
+ *     outside, of the same uid) and kernel control.
  *   personality with ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO, ADDR_COMPAT_LAYOUT
  *     or READ_IMPLIES_EXEC -> EPERM: each weakens the address space.
  *   socket of a family other than unix, inet, inet6, netlink ->
@@ -108,6 +111,11 @@ static const CordonSeccompRule rules[] = {
   PLAIN ("io_uring_register", ENOSYS, NONE, LIKE ("io_uring_setup") ", without which there is no ring"),
   { .name = "openat2", .err = ENOSYS, .set_id = TRUE, .probe = NONE, .unprobed = LIKE ("clone3") },
   PLAIN ("ptrace", EPERM, NONE, LIKE ("add_key")),
+  /* ptrace's reach without ptrace: another process's memory and fds,
+   * where a shared pid namespace shows processes of the same uid outside. */
+  PLAIN ("process_vm_readv", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("process_vm_writev", EPERM, NONE, LIKE ("add_key")),
+  PLAIN ("pidfd_getfd", EPERM, NONE, LIKE ("add_key")),
   PLAIN ("perf_event_open", EPERM, NONE, LIKE ("add_key")),
   PLAIN ("bpf", EPERM, NONE, LIKE ("add_key")),
   PLAIN ("userfaultfd", EPERM, NONE, LIKE ("add_key")),
