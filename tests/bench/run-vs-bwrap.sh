@@ -12,7 +12,10 @@
 #
 # Default cordon: ./src/cordon (run from the build directory), else
 # _build/src/cordon of the source tree.  RUNS (default 50, at least 30)
-# sets the number of timed runs of each command.  Needs hyperfine
+# sets the number of timed runs of each command.  LIMITS, when set, is
+# given to a third command, "cordon run -p trial $LIMITS -- true" (such
+# as LIMITS="--memory 2G --pids 4096": what a cgroup of the sandbox's
+# costs), timed beside the two in the same sitting.  Needs hyperfine
 # (Debian package "hyperfine").
 
 set -u
@@ -75,16 +78,28 @@ q_cordon="'$cordon'"
 q_bwrap="'$bwrap'"
 q_args="'$tmp/args'"
 q_filter="'$tmp/filter'"
+limits=${LIMITS:-}
+if [ -n "$limits" ]; then
+  # shellcheck disable=SC2086
+  "$cordon" run -p trial $limits -- true || die "cordon run -p trial $limits -- true failed"
+  set -- -n "cordon run -p trial $limits -- true" "$q_cordon run -p trial $limits -- true"
+else
+  set --
+fi
 hyperfine --style basic --warmup 3 --runs "$runs" --export-json "$tmp/h.json" \
   -n "cordon run -p trial -- true" "$q_cordon run -p trial -- true" \
   -n "bwrap (trial's options) -- true" "env -i$envs $q_bwrap --args 3 -- true 3<$q_args 8<$q_filter 4>/dev/null" \
-  || die "hyperfine failed"
+  "$@" || die "hyperfine failed"
 
 medians=$(sed -n 's/.*"median": *\([0-9.eE+-]*\).*/\1/p' "$tmp/h.json")
 set -- $medians
-[ $# = 2 ] || die "could not read two medians from hyperfine's JSON"
-awk -v c="$1" -v b="$2" 'BEGIN {
+[ $# = 2 ] || [ $# = 3 ] || die "could not read the medians from hyperfine's JSON"
+awk -v c="$1" -v b="$2" -v l="${3:-}" 'BEGIN {
   printf "median cordon run: %.2f ms\n", c * 1000
   printf "median bwrap:      %.2f ms\n", b * 1000
   printf "ratio cordon/bwrap: %.2f\n", c / b
+  if (l != "") {
+    printf "median cordon run with the limits: %.2f ms\n", l * 1000
+    printf "ratio with the limits/cordon: %.2f (%+.2f ms)\n", l / c, (l - c) * 1000
+  }
 }'
