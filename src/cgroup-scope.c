@@ -69,6 +69,57 @@ placed (pid_t keeper,
   return g_str_has_prefix (line, "0::") && line[3] == '/' && g_str_has_suffix (parent, line + 3);
 }
 
+typedef struct
+{
+  GDBusConnection *bus;
+  GError *error;
+  gboolean done;
+} Connecting;
+
+static void
+on_connected (GObject *source,
+              GAsyncResult *result,
+              gpointer data)
+{
+  Connecting *c = data;
+
+  c->bus = g_dbus_connection_new_for_address_finish (result, &c->error);
+  c->done = TRUE;
+}
+
+static gboolean
+on_too_long (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* The user's bus, its authentication and Hello bounded (a socket that
+ * never answers must not hold the run before its timeout even starts). */
+static GDBusConnection *
+connect_bus (const char *address,
+             GError **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_autoptr(GSource) timer = g_timeout_source_new (PLACE_LIMIT_US / 1000);
+  Connecting c = { NULL, NULL, FALSE };
+
+  g_main_context_push_thread_default (context);
+  g_source_set_callback (timer, on_too_long, cancel, NULL);
+  g_source_attach (timer, context);
+  g_dbus_connection_new_for_address (address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT
+                                     | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                     NULL, cancel, on_connected, &c);
+  while (!c.done)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timer);
+  g_main_context_pop_thread_default (context);
+  if (c.bus == NULL)
+    g_propagate_error (error, c.error);
+  return c.bus;
+}
+
 gboolean
 cordon_cgroup_run_start_scope (const CordonCgroupRun *run,
                                const CordonPlan *plan,
@@ -82,15 +133,19 @@ cordon_cgroup_run_start_scope (const CordonCgroupRun *run,
   g_autoptr(GVariant) reply = NULL;
   gint64 deadline;
 
-  bus = g_dbus_connection_new_for_address_sync (bus_address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT
-                                                | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-                                                NULL, NULL, &local);
+  bus = connect_bus (bus_address, &local);
   if (bus != NULL)
     reply = g_dbus_connection_call_sync (bus, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
                                          "org.freedesktop.systemd1.Manager", "StartTransientUnit",
                                          g_variant_new ("(ss@a(sv)a(sa(sv)))", run->name, "fail",
                                                         scope_properties (plan, keeper), NULL),
                                          G_VARIANT_TYPE ("(o)"), G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &local);
+  if (reply == NULL && g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "the user's bus (%s) did not answer within %d s",
+                   bus_address, (int) (PLACE_LIMIT_US / G_USEC_PER_SEC));
+      return FALSE;
+    }
   if (reply == NULL)
     {
       g_autofree char *remote = g_dbus_error_get_remote_error (local);
