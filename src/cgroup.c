@@ -184,9 +184,6 @@ missing_text (const CordonCgroupHost *host,
   return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
 }
 
-/* SYSTEMD: the user's manager, reachable on its bus, with memory, pids
- * or cpu among the controllers its cgroup can hand a scope. TRUE when
- * found (writable[] then says which). */
 /* A socket of the caller's own (not one another user laid there). */
 static gboolean
 own_socket (const char *path,
@@ -214,6 +211,9 @@ user_bus_path (const char *bus_address,
   return bus != NULL && own_socket (bus, euid) ? g_steal_pointer (&bus) : NULL;
 }
 
+/* SYSTEMD: the user's manager, reachable on its bus, with memory, pids
+ * or cpu among the controllers its cgroup can hand a scope. TRUE when
+ * found (writable[] then says which). */
 static gboolean
 find_user_manager (CordonCgroupHost *host,
                    uid_t euid,

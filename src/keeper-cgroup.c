@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* keeper-cgroup: see keeper-cgroup.h. Every path is below a parent's fd
- * cordon opened before anything of the sandbox ran (invariant 10), and
- * names only what the spec names: a cgroup's name and its files, none of
- * them with a '/' or a leading '.'. The processes left in a cgroup are
- * found in its cgroup.procs and killed through a pidfd, each only once
- * /proc shows it in that cgroup still, so that a pid reused after its
- * process ended is never hit. What the sandbox made below its cgroup
- * (where it may: a delegated cgroup v2) is emptied and removed first. */
+ * cordon opened before anything of the sandbox ran (invariant 10) — but
+ * a systemd scope's, whose parent the keeper opens again by path at the
+ * end (holding none while the sandbox runs: see cordon_keeper_cgroups_
+ * read) — and names only what the spec names: a cgroup's name and its
+ * files, none of them with a '/' or a leading '.'. The processes left in
+ * a cgroup are found in its cgroup.procs and killed through a pidfd,
+ * each only once /proc shows it in that cgroup still, so that a pid
+ * reused after its process ended is never hit. A v1 cgroup's own
+ * children are emptied and removed before it; a scope's are left to its
+ * manager (the sandbox cannot make any: verification refuses a writable
+ * cgroup file system in it). */
 #include "config.h"
 
 #include <dirent.h>
