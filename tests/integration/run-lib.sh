@@ -221,3 +221,14 @@ now_ms ()
 {
   echo $(( $(date +%s%N) / 1000000 ))
 }
+
+# status_is GOT EXPECTED DESC: `is` for a run's exit status; a mismatch
+# also shows the run's stderr ($tmp/err), so that a failure that shows
+# up once in CI says why.
+status_is ()
+{
+  is "$1" "$2" "$3"
+  if [ "$1" != "$2" ] && [ -f "$tmp/err" ]; then
+    diag "stderr: $(head -c 1500 "$tmp/err")"
+  fi
+}
