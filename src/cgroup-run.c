@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cgroup-run: see cgroup-run.h. The name holds cordon's pid and 64
  * random bits: two runs never share one, and nothing of the sandbox's
- * can guess it ahead. A v1 memory limit is kept in whole pages, so it is
+ * can guess it ahead. A memory limit is kept in whole pages, so it is
  * read back as the page below the plan's value. */
 #include "config.h"
 
@@ -25,6 +25,7 @@ cordon_cgroup_run_open (CordonCgroupRun *run,
   run->dirs = plan->cgroup_dirs;
   run->bus_address = g_strdup (host->user_bus);
   run->parent_fds = g_array_new (FALSE, FALSE, sizeof (int));
+  run->home_fd = -1;
   cordon_cgroup_stats_init (&run->stats);
   run->mechanism = plan->cgroup_mechanism;
   run->name = g_strdup_printf ("cordon-%d-%08x%08x%s", (int) getpid (), g_random_int (), g_random_int (),
@@ -43,6 +44,15 @@ cordon_cgroup_run_open (CordonCgroupRun *run,
           return FALSE;
         }
       g_array_append_val (run->parent_fds, fd);
+      if (dir->home != NULL && run->home_fd < 0
+          && (run->home_fd = open (dir->home, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open the cgroup %s: %s",
+                       dir->home, g_strerror (saved));
+          return FALSE;
+        }
     }
   return TRUE;
 }
@@ -61,6 +71,9 @@ cordon_cgroup_run_clear (CordonCgroupRun *run)
 {
   for (guint i = 0; run->parent_fds != NULL && i < run->parent_fds->len; i++)
     close (g_array_index (run->parent_fds, int, i));
+  if (run->home_fd >= 0)
+    close (run->home_fd);
+  run->home_fd = -1;
   g_clear_pointer (&run->parent_fds, g_array_unref);
   g_clear_pointer (&run->name, g_free);
   g_clear_pointer (&run->bus_address, g_free);
@@ -92,6 +105,9 @@ cordon_cgroup_run_spec (const CordonCgroupRun *run)
           cordon_path_append_encoded (spec, dir->parent);
         }
       g_string_append_c (spec, '\n');
+      /* The keeper's way back, the fd after the parents'. */
+      if (dir->home != NULL && run->home_fd >= 0)
+        g_string_append_printf (spec, "%s\t%u\n", CORDON_CGROUP_LINE_HOME, i);
     }
   for (guint i = 0; i < run->parent_fds->len; i++)
     {
@@ -147,7 +163,8 @@ value_holds (const CordonCgroupSetting *set,
   guint64 want = g_ascii_strtoull (set->value, NULL, 10);
   guint64 page = (guint64) sysconf (_SC_PAGESIZE);
 
-  if (g_str_has_prefix (set->file, "memory."))
+  if (g_str_has_suffix (set->file, "_in_bytes") || g_str_equal (set->file, "memory.max")
+      || g_str_equal (set->file, "memory.swap.max"))
     return g_ascii_strtoull (got, NULL, 10) == want / page * page;
   return g_str_equal (got, set->value);
 }

@@ -22,6 +22,7 @@ typedef struct
   char *name;                 /* "cordon-PID-RANDOM", the same in every hierarchy; a SYSTEMD
                                * scope's unit name, "cordon-PID-RANDOM.scope" */
   GArray *parent_fds;         /* int (O_PATH directories), one per plan cgroup dir */
+  int home_fd;                /* DELEGATED: cordon's own cgroup (O_PATH), handed on after them; else -1 */
   const GPtrArray *dirs;      /* the plan's CordonCgroupDir, borrowed */
   char *bus_address;          /* SYSTEMD: the user's bus, where the scope is asked for */
   CordonCgroupStats stats;

@@ -9,6 +9,7 @@
 
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "cgroup.h"
@@ -106,6 +107,8 @@ parse_line (CordonCgroupHost *host,
           if (g_str_equal (m->fstype, "cgroup2") && (host->unified = shown_at (m, f[2])) != NULL
               && g_str_equal (m->root, "/"))
             host->unified_mount = g_strdup (m->point);
+          if (host->unified != NULL)
+            host->nsdelegate = list_has (m->super_opts, "nsdelegate");
         }
       return;
     }
@@ -131,7 +134,11 @@ cordon_cgroup_host_parse (CordonCgroupHost *host,
 
 /* Why no cgroup of this host holds `controller` for this caller: one
  * of the reasons below. */
-typedef enum { WHY_NOT_DELEGATED, WHY_ROOT_ONLY, WHY_READ_ONLY, WHY_V2_UNBUILT, WHY_V2_WITHOUT, WHY_ABSENT, WHY_MAX } WhyNot;
+typedef enum
+{
+  WHY_NOT_DELEGATED, WHY_NOT_ENABLED, WHY_ROOT_ONLY, WHY_READ_ONLY, WHY_V2_NOT_DELEGATED, WHY_V2_WITHOUT,
+  WHY_ABSENT, WHY_MAX
+} WhyNot;
 
 static WhyNot
 why_not (const CordonCgroupHost *host,
@@ -142,11 +149,49 @@ why_not (const CordonCgroupHost *host,
 
   if (host->mechanism == CORDON_CGROUP_SYSTEMD)
     return WHY_NOT_DELEGATED;
+  if (host->delegated != NULL
+      && (host->mechanism == CORDON_CGROUP_DELEGATED || host->parent[controller] == NULL))
+    return WHY_NOT_ENABLED;
   if (host->parent[controller] != NULL)
     return euid == 0 ? WHY_READ_ONLY : WHY_ROOT_ONLY;
   if (host->unified_controllers != NULL && list_has (host->unified_controllers, name))
-    return WHY_V2_UNBUILT;
+    return WHY_V2_NOT_DELEGATED;
   return host->unified != NULL ? WHY_V2_WITHOUT : WHY_ABSENT;
+}
+
+/* The clause of one reason, for `names` ("memory, pids"). */
+static void
+append_reason (GString *out,
+               const CordonCgroupHost *host,
+               uid_t euid,
+               WhyNot w,
+               const char *names)
+{
+  static const char * const reasons[WHY_MAX] = {
+    [WHY_NOT_DELEGATED] = "the user's systemd does not delegate %s (Delegate= of user@.service)",
+    [WHY_NOT_ENABLED] = "the delegated cgroup %s does not enable %s for its children (cgroup.subtree_control)",
+    [WHY_ROOT_ONLY] = "the host's cgroup v1 hierarchies of %s are root's: run cordon as root",
+    [WHY_READ_ONLY] = "cordon's cgroup in the cgroup v1 hierarchies of %s is not writable, root as it is "
+                      "(a read-only cgroup mount, a container's default): give the container a writable one",
+    [WHY_V2_NOT_DELEGATED] = "cgroup v2 has %s, but cordon's cgroup there is not a child of one delegated to "
+                             "it (%s): run cordon in a child cgroup of a delegated one (systemd-run --scope "
+                             "-p Delegate=yes, then a cgroup of its own below: see cordon.policy(5))%s",
+    [WHY_V2_WITHOUT] = "the cgroup v2 hierarchy gives cordon's cgroup no %s controller: boot with "
+                       "systemd.unified_cgroup_hierarchy=1, or delegate it",
+    [WHY_ABSENT] = "this host mounts no cgroup with %s",
+  };
+
+  if (out->len > 0)
+    g_string_append (out, "; ");
+  if (w == WHY_NOT_ENABLED)
+    g_string_append_printf (out, reasons[w], host->delegated, names);
+  else if (w == WHY_V2_NOT_DELEGATED)
+    g_string_append_printf (out, reasons[w], names,
+                            host->delegation_refused != NULL ? host->delegation_refused : "none is",
+                            euid != 0 ? ", or run it with the user's systemd on its bus ($XDG_RUNTIME_DIR/bus), "
+                                        "handing on the controllers" : "");
+  else
+    g_string_append_printf (out, reasons[w], names);
 }
 
 /* "memory, pids and cpu: REASON", one clause per reason. */
@@ -154,18 +199,6 @@ static char *
 missing_text (const CordonCgroupHost *host,
               uid_t euid)
 {
-  static const char * const reasons[WHY_MAX] = {
-    [WHY_NOT_DELEGATED] = "the user's systemd does not delegate %s (Delegate= of user@.service)",
-    [WHY_ROOT_ONLY] = "the host's cgroup v1 hierarchies of %s are root's: run cordon as root",
-    [WHY_READ_ONLY] = "cordon's cgroup in the cgroup v1 hierarchies of %s is not writable, root as it is "
-                      "(a read-only cgroup mount, a container's default): give the container a writable one",
-    [WHY_V2_UNBUILT] = "cgroup v2 has %s, and this build of cordon makes a cgroup there only through "
-                       "the systemd user manager of a caller who is not root (a user bus at "
-                       "$XDG_RUNTIME_DIR/bus), not a delegated cgroup of its own",
-    [WHY_V2_WITHOUT] = "the cgroup v2 hierarchy gives cordon's cgroup no %s controller: boot with "
-                       "systemd.unified_cgroup_hierarchy=1, or delegate it",
-    [WHY_ABSENT] = "this host mounts no cgroup with %s",
-  };
   g_autoptr(GString) out = g_string_new (NULL);
 
   for (guint w = 0; w < WHY_MAX; w++)
@@ -175,11 +208,8 @@ missing_text (const CordonCgroupHost *host,
       for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
         if (!host->writable[c] && why_not (host, euid, c) == w)
           g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "", cordon_controller_name (c));
-      if (names->len == 0)
-        continue;
-      if (out->len > 0)
-        g_string_append (out, "; ");
-      g_string_append_printf (out, reasons[w], names->str);
+      if (names->len > 0)
+        append_reason (out, host, euid, w, names->str);
     }
   return out->len > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
 }
@@ -247,6 +277,95 @@ find_user_manager (CordonCgroupHost *host,
   return TRUE;
 }
 
+const char *
+cordon_cgroup_delegation_refusal (const CordonCgroupDelegation *d,
+                                  uid_t euid)
+{
+  if (!d->may_write)
+    return "not writable for the caller (to make a cgroup there and move a process in)";
+  /* Whoever owns it may mark it (user.delegate), move what is in it or
+   * take its controllers away: it must be the caller's own. */
+  if (d->parent_uid != euid)
+    return euid == 0 ? "another user's, who could change it under cordon: root takes only a cgroup of root's"
+                     : "neither marked delegated (trusted.delegate or user.delegate) nor the caller's own";
+  if (d->marked)
+    return NULL;
+  if (euid != 0 && (d->parent_is_top || d->grandparent_uid != euid))
+    return NULL;
+  if (euid != 0)
+    return "the caller's, as its own parent is: a manager's cgroup (the user's systemd), not one delegated";
+  if (d->parent_is_top && !d->pid1_is_systemd)
+    return NULL;
+  return d->parent_is_top ? "the top of systemd's hierarchy, not marked delegated"
+                          : "neither marked delegated (trusted.delegate or user.delegate) nor the caller's own";
+}
+
+static gboolean
+xattr_is_one (const char *path,
+              const char *name)
+{
+  char value[8];
+  ssize_t n = getxattr (path, name, value, sizeof value);
+
+  return n == 1 && value[0] == '1';
+}
+
+/* The facts of `parent`, the cgroup cordon's (`own`) is a child of. */
+static void
+read_delegation (CordonCgroupDelegation *d,
+                 const CordonCgroupHost *host,
+                 const char *parent)
+{
+  g_autofree char *procs = g_build_filename (parent, "cgroup.procs", NULL);
+  g_autofree char *home = g_build_filename (host->unified, "cgroup.procs", NULL);
+  g_autofree char *grand = g_path_get_dirname (parent);
+  g_autofree char *pid1 = NULL;
+  struct stat st;
+
+  d->parent_is_top = g_str_equal (parent, host->unified_mount);
+  d->marked = xattr_is_one (parent, "trusted.delegate") || xattr_is_one (parent, "user.delegate");
+  d->pid1_is_systemd = g_file_get_contents ("/proc/1/comm", &pid1, NULL, NULL)
+                       && g_str_equal (g_strstrip (pid1), "systemd");
+  d->parent_uid = stat (parent, &st) == 0 ? st.st_uid : (uid_t) -1;
+  d->grandparent_uid = !d->parent_is_top && stat (grand, &st) == 0 ? st.st_uid : (uid_t) -1;
+  d->may_write = access (parent, W_OK) == 0 && access (procs, W_OK) == 0 && access (home, W_OK) == 0;
+}
+
+/* DELEGATED: the parent of cordon's cgroup v2 cgroup, delegated to the
+ * caller, with memory, pids or cpu on for its children. TRUE when found
+ * (writable[] then says which); else delegation_refused says why not,
+ * where it was not delegated. */
+static gboolean
+find_delegated (CordonCgroupHost *host,
+                uid_t euid)
+{
+  CordonCgroupDelegation d = { 0 };
+  g_autofree char *parent = NULL, *file = NULL, *control = NULL, *swap = NULL;
+  const char *refusal;
+  gboolean any = FALSE;
+
+  if (host->unified == NULL || host->unified_mount == NULL || g_str_equal (host->unified, host->unified_mount))
+    return FALSE;
+  parent = g_path_get_dirname (host->unified);
+  read_delegation (&d, host, parent);
+  if ((refusal = cordon_cgroup_delegation_refusal (&d, euid)) != NULL)
+    {
+      host->delegation_refused = g_strdup_printf ("%s is %s", parent, refusal);
+      return FALSE;
+    }
+  file = g_build_filename (parent, "cgroup.subtree_control", NULL);
+  swap = g_build_filename (host->unified, "memory.swap.max", NULL);
+  host->delegated = g_steal_pointer (&parent);
+  if (g_file_get_contents (file, &control, NULL, NULL))
+    g_strdelimit (g_strstrip (control), " ", ',');
+  for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
+    any |= host->writable[c] = control != NULL && list_has (control, cordon_controller_name (c));
+  host->memsw = g_file_test (swap, G_FILE_TEST_EXISTS);
+  if (any)
+    host->mechanism = CORDON_CGROUP_DELEGATED;
+  return any;
+}
+
 void
 cordon_cgroup_host_find (CordonCgroupHost *host,
                          uid_t euid,
@@ -269,6 +388,11 @@ cordon_cgroup_host_find (CordonCgroupHost *host,
   host->mechanism = CORDON_CGROUP_NONE;
   if (euid != 0 && find_user_manager (host, euid, bus_address, runtime_dir))
     return;
+  if (find_delegated (host, euid))
+    {
+      host->missing = missing_text (host, euid);
+      return;
+    }
   for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
     {
       host->writable[c] = euid == 0 && host->parent[c] != NULL && access (host->parent[c], W_OK) == 0;
@@ -295,6 +419,8 @@ cordon_cgroup_host_clear (CordonCgroupHost *host)
   g_clear_pointer (&host->unified_mount, g_free);
   g_clear_pointer (&host->user_service, g_free);
   g_clear_pointer (&host->user_bus, g_free);
+  g_clear_pointer (&host->delegated, g_free);
+  g_clear_pointer (&host->delegation_refused, g_free);
   g_clear_pointer (&host->missing, g_free);
 }
 

@@ -16,8 +16,7 @@
 
 G_BEGIN_DECLS
 
-/* Best first. DELEGATED is not made by this build; it is named so
- * doctor and the report speak of it. */
+/* Best first. */
 typedef enum
 {
   CORDON_CGROUP_NONE,         /* rlimits only */
@@ -47,8 +46,12 @@ typedef struct
   gboolean memsw;             /* v1: swap is accounted (memory.memsw.limit_in_bytes) */
   char *unified;              /* cordon's own cgroup in the cgroup v2 hierarchy (its host path), or NULL */
   char *unified_mount;        /* where that hierarchy is mounted with its root, or NULL */
+  gboolean nsdelegate;        /* that mount has nsdelegate: a cgroup namespace's root cannot write its own limits */
   char *user_service;         /* SYSTEMD: the user manager's cgroup (user@UID.service), its host path */
   char *user_bus;             /* SYSTEMD: the D-Bus address of the user's bus */
+  char *delegated;            /* the delegated cgroup cordon's is a child of (its host path), or NULL;
+                               * set, with mechanism not DELEGATED, where it enables no controller */
+  char *delegation_refused;   /* why the parent of cordon's cgroup v2 cgroup is not delegated, or NULL */
   char *unified_controllers;  /* cgroup.controllers of cordon's own cgroup there, or NULL */
   guint64 mem_total;          /* bytes of RAM (MemTotal), 0 unknown */
   guint64 swap_total;         /* bytes of swap (SwapTotal) */
@@ -65,11 +68,36 @@ void cordon_cgroup_host_parse (CordonCgroupHost *host,
                                const char *proc_cgroup,
                                const char *mountinfo,
                                const char *meminfo);
+/* What decides whether the parent of cordon's cgroup v2 cgroup is
+ * delegated to the caller, as host_find reads it. */
+typedef struct
+{
+  gboolean parent_is_top;     /* it is the root of the hierarchy as mounted here (a container's, or the host's) */
+  gboolean marked;            /* it carries trusted.delegate or user.delegate "1" (systemd's Delegate=) */
+  gboolean pid1_is_systemd;   /* PID 1 here is systemd, which owns an unmarked top */
+  uid_t parent_uid;
+  uid_t grandparent_uid;      /* unless parent_is_top */
+  gboolean may_write;         /* the caller may make a cgroup in it and move a process there and back */
+} CordonCgroupDelegation;
+
+/* Pure: NULL when such a parent is delegated to a caller of `euid`,
+ * else why not. It must be the caller's own (whoever owns it can mark it,
+ * move what is in it and take its controllers away: for root, another
+ * user's never is), and then marked (as systemd marks a unit's cgroup
+ * with Delegate=yes), or, for a caller who is not root, one whose parent
+ * is not the caller's (the kernel's model: a chown at the boundary), or
+ * the top of a hierarchy no systemd manages (a container's). A manager's
+ * own cgroups (a user's app.slice, below its user@.service) are not. */
+const char *cordon_cgroup_delegation_refusal (const CordonCgroupDelegation *d,
+                                              uid_t euid);
+
 /* The host's: parse, then which mechanism it has, best first: SYSTEMD
  * for a caller who is not root, whose user manager is reachable on the
  * user's bus (`bus_address`, DBUS_SESSION_BUS_ADDRESS, else
- * `runtime_dir`/bus; either may be NULL) and hands on controllers; V1
- * for root with a writable parent; and why none where it has none. */
+ * `runtime_dir`/bus; either may be NULL) and hands on controllers;
+ * DELEGATED where cordon's cgroup v2 cgroup is a child of one delegated
+ * to the caller that enables them (cgroup.subtree_control); V1 for root
+ * with a writable parent; and why none where it has none. */
 void cordon_cgroup_host_find (CordonCgroupHost *host,
                               uid_t euid,
                               const char *bus_address,

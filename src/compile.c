@@ -1232,11 +1232,13 @@ cordon_compile_with (const CordonPolicy *policy,
   if (!add_mounts (&c, error))
     return NULL;
   add_protected_dirs (&c);
+  /* Before the limits: what the sandbox's filter lets through decides
+   * whether a cgroup of the caller's can hold them. */
+  add_settings (&c);
   if (!add_masks (&c, error) || !add_chdir (&c, error)
       || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error)
       || !cordon_resource_limits_compile (plan, policy, facts, error))
     return NULL;
-  add_settings (&c);
   add_launch_ops (&c);
   return g_steal_pointer (&plan);
 }

@@ -192,7 +192,9 @@ check_limits (GPtrArray *out,
     if (host.writable[c])
       g_string_append_printf (held, "%s%s", held->len > 0 ? ", " : "", cordon_controller_name (c));
   if (host.mechanism != CORDON_CGROUP_NONE)
-    add (out, "limits", g_strdup_printf ("%s (%s)%s%s", cordon_cgroup_mechanism_name (host.mechanism), held->str,
+    add (out, "limits", g_strdup_printf ("%s (%s)%s%s%s%s", cordon_cgroup_mechanism_name (host.mechanism), held->str,
+                                         host.delegated != NULL ? " below " : "",
+                                         host.delegated != NULL ? host.delegated : "",
                                          host.missing != NULL ? "; not: " : "",
                                          host.missing != NULL ? host.missing : ""),
          TRUE, NULL);

@@ -4,13 +4,16 @@
  * a systemd scope's, whose parent the keeper opens again by path at the
  * end (holding none while the sandbox runs: see cordon_keeper_cgroups_
  * read) — and names only what the spec names: a cgroup's name and its
- * files, none of them with a '/' or a leading '.'. The processes left in
- * a cgroup are found in its cgroup.procs and killed through a pidfd,
- * each only once /proc shows it in that cgroup still, so that a pid
- * reused after its process ended is never hit. A v1 cgroup's own
- * children are emptied and removed before it; a scope's are left to its
- * manager (the sandbox cannot make any: verification refuses a writable
- * cgroup file system in it). */
+ * files, none of them with a '/' or a leading '.'; the keeper goes back
+ * from a cgroup v2 cgroup it made to cordon's own through another fd
+ * opened so (its "home"). The processes left in a cgroup it made are
+ * killed at once through cgroup.kill where the kernel has it (v2), and
+ * those cgroup.procs still lists through a pidfd, each only once /proc
+ * shows it in that cgroup still, so that a pid reused after its process
+ * ended is never hit. A made cgroup's own children are emptied and
+ * removed before it; a scope's are left to its manager (the sandbox
+ * cannot make any: verification refuses a writable cgroup file system
+ * in it). */
 #include "config.h"
 
 #include <dirent.h>
@@ -97,6 +100,34 @@ each_line (KeeperCgroups *cg,
   return rc;
 }
 
+/* A "home" line: the fd after the parents' is the way back of its dir. */
+static int
+take_home (KeeperCgroups *cg,
+           int spec_fd,
+           char *why,
+           size_t why_len)
+{
+  char *copy = strdup (cg->spec), *save = NULL;
+  int home = spec_fd + 1 + (int) cg->n, rc = 0;
+
+  if (copy == NULL)
+    return fail (why, why_len, "out of memory in", NULL, NULL);
+  for (char *l = strtok_r (copy, "\n", &save); l != NULL && rc == 0; l = strtok_r (NULL, "\n", &save))
+    {
+      char *s2 = NULL, *verb = strtok_r (l, "\t", &s2), *index = strtok_r (NULL, "\t", &s2);
+      size_t i = index != NULL ? strtoul (index, NULL, 10) : cg->n;
+
+      if (verb == NULL || strcmp (verb, CORDON_CGROUP_LINE_HOME) != 0)
+        continue;
+      if (i >= cg->n || cg->scope || home < 0 || fcntl (home, F_SETFD, FD_CLOEXEC) != 0)
+        rc = (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
+      else
+        cg->dirs[i].home_fd = home, home = -1;
+    }
+  free (copy);
+  return rc;
+}
+
 int
 cordon_keeper_cgroups_read (int spec_fd,
                             KeeperCgroups *cg,
@@ -126,6 +157,7 @@ cordon_keeper_cgroups_read (int spec_fd,
           return (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
         }
       dir->parent_fd = spec_fd + 1 + (int) cg->n;
+      dir->home_fd = -1;
       snprintf (dir->name, sizeof dir->name, "%s", name);
       dir->made = 0;
       if (fcntl (dir->parent_fd, F_SETFD, FD_CLOEXEC) != 0)
@@ -152,10 +184,11 @@ cordon_keeper_cgroups_read (int spec_fd,
       cg->n++;
     }
   free (copy);
-  return 0;
+  return take_home (cg, spec_fd, why, why_len);
 }
 
-/* `text` into FILE of the cgroup (or of its parent, with `parent`). */
+/* `text` into FILE of the cgroup (or, with `parent`, of the one the
+ * keeper goes back to: its home, else the parent). */
 static int
 write_file (const KeeperCgroup *dir,
             int parent,
@@ -167,13 +200,29 @@ write_file (const KeeperCgroup *dir,
   size_t n = strlen (text);
 
   snprintf (path, sizeof path, "%s%s%s", parent ? "" : dir->name, parent ? "" : "/", file);
-  if ((fd = openat (dir->parent_fd, path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+  if ((fd = openat (parent && dir->home_fd >= 0 ? dir->home_fd : dir->parent_fd, path,
+                    O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
     return -1;
   if (write (fd, text, n) != (ssize_t) n)
     rc = -1;
   if (close (fd) != 0 && rc == 0)
     rc = -1;
   return rc;
+}
+
+/* `text` into FILE below `dir_fd`; nothing said of a failure (a file
+ * this kernel has not). */
+static void
+write_at (int dir_fd,
+          const char *file,
+          const char *text)
+{
+  int fd = openat (dir_fd, file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+
+  if (fd < 0)
+    return;
+  (void) !write (fd, text, strlen (text));
+  close (fd);
 }
 
 static int
@@ -459,6 +508,12 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
         int fd = openat (cg->dirs[i].parent_fd, cg->dirs[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         const struct timespec nap = { 0, 2000000 };
 
+        /* cgroup v2 (5.14 on) kills all of a cgroup of the keeper's at
+         * once, forks in flight too; what it lists after is killed one by
+         * one, as in v1. Never one the keeper is in: a scope's, or one
+         * it failed to leave (it would kill itself, and remove nothing). */
+        if (fd >= 0 && cg->dirs[i].made && !still_in (getpid (), cg->dirs[i].name))
+          write_at (fd, "cgroup.kill", "1");
         while (fd >= 0 && kill_listed (fd, cg->dirs[i].name) > 0 && now_ms () < deadline_ms)
           reap_a_while (&nap);
         if (fd >= 0)
@@ -476,6 +531,12 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
       }
   /* Done with them: a second end (a teardown after a failed make) finds
    * nothing to do. */
+  for (size_t i = 0; i < cg->n; i++)
+    if (cg->dirs[i].home_fd >= 0)
+      {
+        close (cg->dirs[i].home_fd);
+        cg->dirs[i].home_fd = -1;
+      }
   free (cg->spec);
   cg->spec = NULL;
 }

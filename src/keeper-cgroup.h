@@ -16,6 +16,7 @@
 typedef struct
 {
   int parent_fd;       /* -1 in a scope until the end (see keeper-cgroup.c) */
+  int home_fd;         /* where the keeper goes back to (DELEGATED: cordon's cgroup), else -1: the parent */
   char name[64];
   char parent_path[512]; /* a scope's: where the end opens its parent */
   int made;

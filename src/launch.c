@@ -403,6 +403,8 @@ start_keeper (const CordonLaunchRequest *request,
     {
       g_array_append_val (fds, in->cgroupfd);
       g_array_append_vals (fds, request->cgroups->parent_fds->data, request->cgroups->parent_fds->len);
+      if (request->cgroups->home_fd >= 0)
+        g_array_append_val (fds, request->cgroups->home_fd);
     }
   return spawn_keeper (argv, envp, (const int *) fds->data, fds->len, out_keeper, error);
 }

@@ -283,6 +283,7 @@ cordon_cgroup_dir_free (CordonCgroupDir *dir)
   if (dir == NULL)
     return;
   g_free (dir->parent);
+  g_free (dir->home);
   g_ptr_array_unref (dir->settings);
   g_ptr_array_unref (dir->stats);
   g_free (dir);

@@ -145,7 +145,8 @@ typedef struct
 /* One cgroup the keeper makes (one per v1 hierarchy), below `parent`. */
 typedef struct
 {
-  char *parent;               /* host path of the cgroup cordon runs in there */
+  char *parent;               /* host path of the cgroup cordon runs in there (DELEGATED: its parent) */
+  char *home;                 /* DELEGATED: cordon's own cgroup, where the keeper goes back to; else NULL */
   guint controllers;          /* 1 << CordonController */
   GPtrArray *settings;        /* CordonCgroupSetting */
   GPtrArray *stats;           /* char*: counter files read after the run */

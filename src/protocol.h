@@ -87,6 +87,8 @@ typedef enum
 #define CORDON_CGROUP_LINE_DIR "cgroup"     /* cgroup<TAB>I<TAB>NAME: make NAME below parent fd I */
 #define CORDON_CGROUP_LINE_SCOPE "scope"    /* scope<TAB>I<TAB>NAME<TAB>PARENT: wait to be placed in NAME
                                              * (a systemd scope in PARENT, encoded), then start bwrap */
+#define CORDON_CGROUP_LINE_HOME "home"      /* home<TAB>I: the fd after the parents' is where the keeper
+                                             * goes back to from I (DELEGATED: cordon's own cgroup) */
 #define CORDON_CGROUP_LINE_SET "set"        /* set<TAB>I<TAB>FILE<TAB>VALUE, in order */
 #define CORDON_CGROUP_LINE_STAT "stat"      /* stat<TAB>I<TAB>FILE: a counter sent after the run */
 

@@ -4,14 +4,16 @@
  * memory of the sandbox's the host would find after the run). memory,
  * swap, cpu and pids bound the sandbox as a whole: a cgroup of its own
  * holds them: a transient scope of the user's systemd, the limits its
- * properties, or one made in each cgroup v1 hierarchy cordon may write
- * (root), with the policy's values in its limit files; pids falls back to
+ * properties; one made in a cgroup v2 cgroup delegated to the caller; or
+ * one made in each cgroup v1 hierarchy cordon may write (root), with the
+ * policy's values in its limit files; pids falls back to
  * RLIMIT_NPROC where the sandbox has a user namespace of its own and is
  * not host root (the kernel counts it per user there). A limit nothing
  * holds stops the run under enforce=required, and is a named degradation
  * under best-effort: never a limit that silently bounds nothing. */
 #include "config.h"
 
+#include <linux/capability.h>
 #include <string.h>
 
 #include "resource-limits.h"
@@ -52,8 +54,7 @@ static gboolean
 usable (const CordonHostFacts *facts,
         CordonController controller)
 {
-  return (facts->cgroup.mechanism == CORDON_CGROUP_V1 || facts->cgroup.mechanism == CORDON_CGROUP_SYSTEMD)
-         && facts->cgroup.writable[controller];
+  return facts->cgroup.mechanism != CORDON_CGROUP_NONE && facts->cgroup.writable[controller];
 }
 
 /* --- the rlimits --------------------------------------------------------- */
@@ -149,6 +150,33 @@ read_limits (CordonPlan *plan,
   return TRUE;
 }
 
+/* Why a cgroup of the caller's (a systemd scope, a delegated one: its
+ * limit files are the caller's) cannot hold this sandbox's limits, or
+ * NULL. A sandbox that keeps CAP_SYS_ADMIN, or may make user namespaces
+ * (a filter without unshare or clone, or none), can mount a cgroup file
+ * system of its own, rooted at its cgroup, and write its limits there,
+ * unless the host's mount has nsdelegate (then a namespace's root cannot
+ * write its own limits). */
+static const char *
+caller_cgroup_unheld (const CordonPlan *plan,
+                      const CordonHostFacts *facts)
+{
+  static const char * const takes[] = { "unshare", "clone", "clone3", "mount", "fsopen", NULL };
+  gboolean opens = plan->seccomp == CORDON_SECCOMP_NONE
+                   || (plan->keep_caps & (G_GUINT64_CONSTANT (1) << CAP_SYS_ADMIN));
+
+  if (facts->cgroup.mechanism != CORDON_CGROUP_SYSTEMD && facts->cgroup.mechanism != CORDON_CGROUP_DELEGATED)
+    return NULL;
+  for (guint i = 0; takes[i] != NULL && !opens; i++)
+    opens = g_ptr_array_find_with_equal_func (plan->seccomp_allow, takes[i], g_str_equal, NULL);
+  if (!opens || facts->cgroup.nsdelegate)
+    return NULL;
+  return "the sandbox could mount a cgroup file system of its own and raise the limits of its cgroup, "
+         "whose files are the caller's (it keeps CAP_SYS_ADMIN, or its seccomp profile lets it make user "
+         "namespaces), and the host's cgroup v2 mount has no nsdelegate: keep the default profile and "
+         "capabilities, or mount cgroup2 with nsdelegate";
+}
+
 /* Who holds each limit set; why not, for those nobody does. */
 static void
 choose_holders (CordonPlan *plan,
@@ -161,16 +189,23 @@ choose_holders (CordonPlan *plan,
       const char *nproc = i == CORDON_LIMIT_PIDS ? nproc_unheld (plan, facts) : "";
       const char *missing = facts->cgroup.missing != NULL ? facts->cgroup.missing
                                                           : "no cgroup of this host holds it";
+      const char *opened = caller_cgroup_unheld (plan, facts);
 
       if (!l->set || (i == CORDON_LIMIT_SWAP && plan->limits[CORDON_LIMIT_MEMORY].unheld != NULL))
         continue;
-      if (usable (facts, c) && (i != CORDON_LIMIT_SWAP || facts->cgroup.memsw || facts->cgroup.swap_total == 0))
+      if (opened != NULL && usable (facts, c))
+        missing = opened;
+      if (opened == NULL && usable (facts, c)
+          && (i != CORDON_LIMIT_SWAP || facts->cgroup.memsw || facts->cgroup.swap_total == 0))
         l->held_by = CORDON_HELD_CGROUP;
       else if (nproc == NULL)
         l->held_by = CORDON_HELD_RLIMIT;
-      else if (i == CORDON_LIMIT_SWAP && usable (facts, c))
-        l->unheld = g_strdup ("this host has swap and does not account it per cgroup "
-                              "(memory.memsw.*): boot with swapaccount=1, or turn swap off");
+      else if (i == CORDON_LIMIT_SWAP && usable (facts, c) && opened == NULL)
+        l->unheld = g_strdup (facts->cgroup.mechanism == CORDON_CGROUP_V1
+                              ? "this host has swap and does not account it per cgroup "
+                                "(memory.memsw.*): boot with swapaccount=1, or turn swap off"
+                              : "this host has swap and does not account it per cgroup "
+                                "(no memory.swap.max): boot with swapaccount=1, or turn swap off");
       else if (i == CORDON_LIMIT_PIDS)
         l->unheld = g_strdup_printf ("%s; and %s", missing, nproc);
       else
@@ -247,19 +282,23 @@ add_cgroup_dirs (CordonPlan *plan,
     add_settings (plan, g_ptr_array_index (plan->cgroup_dirs, d), facts);
 }
 
-/* SYSTEMD: one cgroup, the transient scope the user's manager makes in
- * app.slice with the limits as its properties (MemoryMax=, ...); these
- * are the files they come to, as verification reads them back. */
+/* One cgroup v2 cgroup below `parent`: a SYSTEMD scope, whose limits
+ * are the properties its manager writes to these files (verification
+ * reads them back), or a DELEGATED one the keeper makes, which also
+ * kills all of it at the first OOM kill (memory.oom.group: no half of a
+ * build is left running without the rest). */
 static void
-add_scope_dir (CordonPlan *plan,
-               const CordonHostFacts *facts)
+add_v2_dir (CordonPlan *plan,
+            const CordonHostFacts *facts,
+            const char *parent,
+            const char *home)
 {
   static const char * const stats[] = { "memory.peak", "memory.events", "pids.events", "cpu.stat", NULL };
-  g_autofree char *slice = g_build_filename (facts->cgroup.user_service, "app.slice", NULL);
-  CordonCgroupDir *dir = cordon_cgroup_dir_new (slice, 0);
+  CordonCgroupDir *dir = cordon_cgroup_dir_new (parent, 0);
   const CordonLimit *l = plan->limits;
   char value[64];
 
+  dir->home = g_strdup (home);
   for (guint c = 0; c < CORDON_CONTROLLER_CPUACCT; c++)
     if (facts->cgroup.writable[c])
       dir->controllers |= 1u << c;
@@ -267,8 +306,15 @@ add_scope_dir (CordonPlan *plan,
     {
       g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT, l[CORDON_LIMIT_MEMORY].value);
       cordon_cgroup_dir_add_setting (dir, "memory.max", value, CORDON_LIMIT_MEMORY);
-      g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT, l[CORDON_LIMIT_SWAP].value);
-      cordon_cgroup_dir_add_setting (dir, "memory.swap.max", value, CORDON_LIMIT_SWAP);
+      /* No memory.swap.max where swap is not accounted: then the host
+       * has none (swap is held by there being none), or swap is unheld. */
+      if (l[CORDON_LIMIT_SWAP].held_by == CORDON_HELD_CGROUP && facts->cgroup.memsw)
+        {
+          g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT, l[CORDON_LIMIT_SWAP].value);
+          cordon_cgroup_dir_add_setting (dir, "memory.swap.max", value, CORDON_LIMIT_SWAP);
+        }
+      if (home != NULL)
+        cordon_cgroup_dir_add_setting (dir, "memory.oom.group", "1", CORDON_LIMIT_MEMORY);
     }
   if (l[CORDON_LIMIT_PIDS].held_by == CORDON_HELD_CGROUP)
     {
@@ -323,7 +369,13 @@ cordon_resource_limits_compile (CordonPlan *plan,
     if (plan->limits[i].held_by == CORDON_HELD_CGROUP)
       plan->cgroup_mechanism = facts->cgroup.mechanism;
   if (plan->cgroup_mechanism == CORDON_CGROUP_SYSTEMD)
-    add_scope_dir (plan, facts);
+    {
+      g_autofree char *slice = g_build_filename (facts->cgroup.user_service, "app.slice", NULL);
+
+      add_v2_dir (plan, facts, slice, NULL);
+    }
+  else if (plan->cgroup_mechanism == CORDON_CGROUP_DELEGATED)
+    add_v2_dir (plan, facts, facts->cgroup.delegated, facts->cgroup.unified);
   else if (plan->cgroup_mechanism != CORDON_CGROUP_NONE)
     add_cgroup_dirs (plan, facts);
   return TRUE;

@@ -485,7 +485,9 @@ cordon_verify_add_cgroups (CordonVerify *v,
       g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[CORDON_SPEC_CGROUP].word, id);
       cordon_path_append_encoded (v->spec, leaf);
       g_string_append_c (v->spec, '\t');
-      cordon_path_append_encoded (v->spec, dir->parent);
+      /* Out of a DELEGATED cgroup, the way is back to cordon's own (its
+       * parent, enabling controllers, holds no process). */
+      cordon_path_append_encoded (v->spec, dir->home != NULL ? dir->home : dir->parent);
       g_string_append_printf (v->spec, "\t%s\n", set != NULL ? set->file : "-");
       c = add_check (v, id, leaf, cordon_spec_verbs[CORDON_SPEC_CGROUP].expect, NULL);
       if (set != NULL)

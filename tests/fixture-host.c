@@ -106,6 +106,53 @@ fixture_host_set_cgroup_v1 (FixtureHost *host,
     }
 }
 
+/* A cgroup v2 mechanism: no v1 parent, the writable controllers those of
+ * `controllers` (cpuacct is v1's only), nothing missing. */
+static void
+set_cgroup_v2 (CordonCgroupHost *cg,
+               CordonCgroupMechanism mechanism,
+               guint controllers,
+               gboolean memsw)
+{
+  cg->mechanism = mechanism;
+  cg->memsw = memsw;
+  for (guint c = 0; c < CORDON_CONTROLLER_MAX; c++)
+    {
+      g_clear_pointer (&cg->parent[c], g_free);
+      cg->writable[c] = c != CORDON_CONTROLLER_CPUACCT && (controllers & (1u << c)) != 0;
+    }
+  g_clear_pointer (&cg->missing, g_free);
+}
+
+void
+fixture_host_set_cgroup_delegated (FixtureHost *host,
+                                   const char *delegated,
+                                   const char *own,
+                                   guint controllers,
+                                   gboolean memsw)
+{
+  CordonCgroupHost *cg = &host->facts->cgroup;
+
+  set_cgroup_v2 (cg, CORDON_CGROUP_DELEGATED, controllers, memsw);
+  g_free (cg->delegated);
+  cg->delegated = g_strdup (delegated);
+  g_free (cg->unified);
+  cg->unified = g_strdup (own);
+}
+
+void
+fixture_host_set_cgroup_systemd (FixtureHost *host,
+                                 const char *user_service,
+                                 guint controllers,
+                                 gboolean memsw)
+{
+  CordonCgroupHost *cg = &host->facts->cgroup;
+
+  set_cgroup_v2 (cg, CORDON_CGROUP_SYSTEMD, controllers, memsw);
+  g_free (cg->user_service);
+  cg->user_service = g_strdup (user_service);
+}
+
 void
 fixture_host_add_socket (FixtureHost *host,
                          const char *path)

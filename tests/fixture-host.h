@@ -78,6 +78,24 @@ void fixture_host_set_cgroup_v1 (FixtureHost *host,
                                  const char * const parents[CORDON_CONTROLLER_MAX],
                                  gboolean memsw);
 
+/* The host's cgroups as cordon_cgroup_host_find leaves them where the
+ * parent `delegated` of cordon's cgroup v2 cgroup `own` is delegated to
+ * the caller and enables `controllers` (1 << CordonController) for its
+ * children: mechanism DELEGATED, no v1 parent, `missing` NULL. */
+void fixture_host_set_cgroup_delegated (FixtureHost *host,
+                                        const char *delegated,
+                                        const char *own,
+                                        guint controllers,
+                                        gboolean memsw);
+
+/* The same where the caller's systemd `user_service` (its
+ * user@UID.service cgroup) hands on `controllers` to a scope: mechanism
+ * SYSTEMD. */
+void fixture_host_set_cgroup_systemd (FixtureHost *host,
+                                      const char *user_service,
+                                      guint controllers,
+                                      gboolean memsw);
+
 /* Loads a shipped policy from the set embedded in the binary (never the
  * host's policy directories). Returns NULL and sets `error` on failure;
  * `diags` may be NULL. */

@@ -163,6 +163,8 @@ test_cgroup_finds_the_unified_hierarchy_of_a_pure_v2_host (void **state)
   assert_string_equal (p.host.unified, "/sys/fs/cgroup/user.slice/x");
   /* Mounted from its root: where the user manager's cgroup is looked for. */
   assert_string_equal (p.host.unified_mount, "/sys/fs/cgroup");
+  /* Its super options: a cgroup namespace's root cannot write its limits. */
+  assert_true (p.host.nsdelegate);
 }
 
 /* A container's v2 mount shows its own subtree only: no mount of the
@@ -175,6 +177,7 @@ test_cgroup_keeps_no_unified_mount_of_a_container_s_subtree (void **state)
   parse (&p, "0::/docker/x\n", "25 22 0:22 /docker/x /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n", NULL);
   assert_string_equal (p.host.unified, "/sys/fs/cgroup");
   assert_null (p.host.unified_mount);
+  assert_false (p.host.nsdelegate);
 }
 
 static void
@@ -217,6 +220,188 @@ test_cgroup_reads_no_swap_of_a_host_without (void **state)
   parse (&p, "", "", "MemTotal: 2048 kB\nNotSwapTotal: 9 kB\nSwapTotal: 0 kB\n");
   assert_int_equal (p.host.mem_total, 2048 * 1024);
   assert_int_equal (p.host.swap_total, 0);
+}
+
+/* --- whether the parent of cordon's cgroup is delegated ------------------ */
+
+#define ALICE ((uid_t) 1000)
+#define REFUSED_UNWRITABLE "not writable for the caller (to make a cgroup there and move a process in)"
+#define REFUSED_MANAGER "the caller's, as its own parent is: a manager's cgroup (the user's systemd), not one delegated"
+#define REFUSED_TOP "the top of systemd's hierarchy, not marked delegated"
+#define REFUSED_NEITHER "neither marked delegated (trusted.delegate or user.delegate) nor the caller's own"
+#define REFUSED_OTHERS "another user's, who could change it under cordon: root takes only a cgroup of root's"
+
+static void
+assert_refusal (const CordonCgroupDelegation *d,
+                uid_t euid,
+                const char *want)
+{
+  const char *got = cordon_cgroup_delegation_refusal (d, euid);
+
+  if (want == NULL && got != NULL)
+    fail_msg ("uid %u refused: %s", (guint) euid, got);
+  if (want != NULL && got == NULL)
+    fail_msg ("uid %u not refused, not \"%s\"", (guint) euid, want);
+  if (want != NULL)
+    assert_string_equal (got, want);
+}
+
+/* Marked delegated and owned by the caller both, yet not writable: a
+ * cgroup cordon cannot make there holds nothing, so may_write comes
+ * first. */
+static void
+test_cgroup_delegation_refuses_a_marked_parent_the_caller_may_not_write (void **state)
+{
+  const CordonCgroupDelegation marked = {
+    .marked = TRUE, .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = 0, .may_write = FALSE,
+  };
+  const CordonCgroupDelegation owned = {
+    .pid1_is_systemd = TRUE, .parent_uid = ALICE, .grandparent_uid = 0, .may_write = FALSE,
+  };
+
+  assert_refusal (&marked, 0, REFUSED_UNWRITABLE);
+  assert_refusal (&marked, ALICE, REFUSED_UNWRITABLE);
+  assert_refusal (&owned, ALICE, REFUSED_UNWRITABLE);
+}
+
+/* systemd's Delegate=yes marks the unit's cgroup: delegated to its
+ * owner, root or a user, whatever is above. */
+static void
+test_cgroup_delegation_takes_a_marked_parent_its_caller_owns (void **state)
+{
+  const CordonCgroupDelegation d = {
+    .marked = TRUE, .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = 0, .may_write = TRUE,
+  };
+  const CordonCgroupDelegation top = {
+    .parent_is_top = TRUE, .marked = TRUE, .pid1_is_systemd = TRUE, .parent_uid = 0, .may_write = TRUE,
+  };
+  const CordonCgroupDelegation alices = {
+    .marked = TRUE, .pid1_is_systemd = TRUE, .parent_uid = ALICE, .grandparent_uid = ALICE, .may_write = TRUE,
+  };
+
+  assert_refusal (&d, 0, NULL);
+  assert_refusal (&top, 0, NULL);
+  assert_refusal (&alices, ALICE, NULL);
+}
+
+/* A user marks a cgroup of their own (user.delegate needs only write
+ * access to it: their app.slice, say) that root's cordon runs below:
+ * root must not make the sandbox's cgroup there, where that user could
+ * move its processes out or take its controllers away. Nor does a mark
+ * on root's cgroup make it a user's. */
+static void
+test_cgroup_delegation_refuses_a_marked_parent_of_another_user (void **state)
+{
+  const CordonCgroupDelegation alices = {
+    .marked = TRUE, .pid1_is_systemd = TRUE, .parent_uid = ALICE, .grandparent_uid = ALICE, .may_write = TRUE,
+  };
+  const CordonCgroupDelegation roots = {
+    .marked = TRUE, .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = 0, .may_write = TRUE,
+  };
+
+  assert_refusal (&alices, 0, REFUSED_OTHERS);
+  assert_refusal (&roots, ALICE, REFUSED_NEITHER);
+}
+
+/* The kernel's model: a cgroup chowned to the user below one of root's
+ * is delegated to that user, marked or not. */
+static void
+test_cgroup_delegation_takes_a_user_s_own_parent_below_root_s (void **state)
+{
+  const CordonCgroupDelegation d = {
+    .pid1_is_systemd = TRUE, .parent_uid = ALICE, .grandparent_uid = 0, .may_write = TRUE,
+  };
+
+  assert_refusal (&d, ALICE, NULL);
+}
+
+/* A user's systemd app.slice is the user's, and so is user@1000.service
+ * above it: that is the manager's own tree, not a delegation. */
+static void
+test_cgroup_delegation_refuses_a_user_s_parent_whose_parent_is_theirs_too (void **state)
+{
+  const CordonCgroupDelegation app_slice = {
+    .pid1_is_systemd = TRUE, .parent_uid = ALICE, .grandparent_uid = ALICE, .may_write = TRUE,
+  };
+
+  assert_refusal (&app_slice, ALICE, REFUSED_MANAGER);
+}
+
+/* The top of a hierarchy the user owns (a rootless container's) has no
+ * parent to compare: grandparent_uid is not read, even when it matches. */
+static void
+test_cgroup_delegation_takes_a_top_the_user_owns (void **state)
+{
+  const CordonCgroupDelegation d = {
+    .parent_is_top = TRUE, .pid1_is_systemd = TRUE, .parent_uid = ALICE, .grandparent_uid = ALICE,
+    .may_write = TRUE,
+  };
+
+  assert_refusal (&d, ALICE, NULL);
+}
+
+/* Root owns every cgroup systemd has not chowned: owning one delegates
+ * nothing to root, even below another user's. */
+static void
+test_cgroup_delegation_refuses_root_an_unmarked_parent_it_owns (void **state)
+{
+  const CordonCgroupDelegation all_root = {
+    .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = 0, .may_write = TRUE,
+  };
+  const CordonCgroupDelegation below_alice = {
+    .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = ALICE, .may_write = TRUE,
+  };
+  const CordonCgroupDelegation no_systemd = {
+    .pid1_is_systemd = FALSE, .parent_uid = 0, .grandparent_uid = ALICE, .may_write = TRUE,
+  };
+
+  assert_refusal (&all_root, 0, REFUSED_NEITHER);
+  assert_refusal (&below_alice, 0, REFUSED_NEITHER);
+  /* Not the top: without systemd it is still no one's delegation. */
+  assert_refusal (&no_systemd, 0, REFUSED_NEITHER);
+}
+
+/* A container's top with no systemd as its PID 1: nobody else manages
+ * it, so it is the caller's to divide. */
+static void
+test_cgroup_delegation_takes_the_top_of_a_hierarchy_no_systemd_manages (void **state)
+{
+  const CordonCgroupDelegation d = {
+    .parent_is_top = TRUE, .pid1_is_systemd = FALSE, .parent_uid = 0, .grandparent_uid = 0, .may_write = TRUE,
+  };
+
+  assert_refusal (&d, 0, NULL);
+  /* Not the user's own. */
+  assert_refusal (&d, ALICE, REFUSED_NEITHER);
+}
+
+/* The top of systemd's own hierarchy is systemd's: writable for root,
+ * yet not delegated. */
+static void
+test_cgroup_delegation_refuses_the_top_of_systemd_s_hierarchy (void **state)
+{
+  const CordonCgroupDelegation d = {
+    .parent_is_top = TRUE, .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = 0, .may_write = TRUE,
+  };
+
+  assert_refusal (&d, 0, REFUSED_TOP);
+  assert_refusal (&d, ALICE, REFUSED_NEITHER);
+}
+
+/* Writable, but neither marked nor the user's own (a cgroup of root's
+ * with a permissive mode): not delegated. */
+static void
+test_cgroup_delegation_refuses_a_parent_neither_marked_nor_the_caller_s (void **state)
+{
+  const CordonCgroupDelegation roots = {
+    .pid1_is_systemd = TRUE, .parent_uid = 0, .grandparent_uid = 0, .may_write = TRUE,
+  };
+  const CordonCgroupDelegation bobs = {
+    .pid1_is_systemd = FALSE, .parent_uid = 1001, .grandparent_uid = 0, .may_write = TRUE,
+  };
+
+  assert_refusal (&roots, ALICE, REFUSED_NEITHER);
+  assert_refusal (&bobs, ALICE, REFUSED_NEITHER);
 }
 
 /* --- the keeper's counters ---------------------------------------------- */
@@ -329,6 +514,16 @@ main (void)
     cmocka_unit_test (test_cgroup_reads_no_unified_hierarchy_where_none_is_mounted),
     cmocka_unit_test (test_cgroup_reads_ram_and_swap_in_bytes),
     cmocka_unit_test (test_cgroup_reads_no_swap_of_a_host_without),
+    cmocka_unit_test (test_cgroup_delegation_refuses_a_marked_parent_the_caller_may_not_write),
+    cmocka_unit_test (test_cgroup_delegation_takes_a_marked_parent_its_caller_owns),
+    cmocka_unit_test (test_cgroup_delegation_refuses_a_marked_parent_of_another_user),
+    cmocka_unit_test (test_cgroup_delegation_takes_a_user_s_own_parent_below_root_s),
+    cmocka_unit_test (test_cgroup_delegation_refuses_a_user_s_parent_whose_parent_is_theirs_too),
+    cmocka_unit_test (test_cgroup_delegation_takes_a_top_the_user_owns),
+    cmocka_unit_test (test_cgroup_delegation_refuses_root_an_unmarked_parent_it_owns),
+    cmocka_unit_test (test_cgroup_delegation_takes_the_top_of_a_hierarchy_no_systemd_manages),
+    cmocka_unit_test (test_cgroup_delegation_refuses_the_top_of_systemd_s_hierarchy),
+    cmocka_unit_test (test_cgroup_delegation_refuses_a_parent_neither_marked_nor_the_caller_s),
     cmocka_unit_test (test_cgroup_stats_start_unknown),
     cmocka_unit_test (test_cgroup_stats_take_each_v1_counter),
     cmocka_unit_test (test_cgroup_stats_take_each_v2_counter),

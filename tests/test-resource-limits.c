@@ -28,6 +28,16 @@
 #define CPUACCT_PARENT "/sys/fs/cgroup/cpuacct"
 #define CO_PARENT "/sys/fs/cgroup/cpu,cpuacct/job"
 #define NO_CGROUP "this host mounts no cgroup with memory, pids and cpu"
+#define DELEGATED_PARENT "/sys/fs/cgroup/ci"
+#define DELEGATED_OWN DELEGATED_PARENT "/runner"
+#define USER_SERVICE "/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service"
+#define V2_CONTROLLERS ((1u << CORDON_CONTROLLER_MEMORY) | (1u << CORDON_CONTROLLER_PIDS) \
+                        | (1u << CORDON_CONTROLLER_CPU))
+#define V2_STATS "| memory.peak memory.events pids.events cpu.stat\n"
+/* What cordon_cgroup_host_find says of a delegated cgroup without cpu
+ * in its cgroup.subtree_control. */
+#define NO_CPU_ENABLED "the delegated cgroup " DELEGATED_PARENT " does not enable cpu for its children " \
+                       "(cgroup.subtree_control)"
 
 /* --- helpers ------------------------------------------------------------ */
 
@@ -161,6 +171,170 @@ test_resource_limits_makes_one_dir_for_co_mounted_controllers (void **state)
   dirs = describe_dirs (plan);
   assert_string_equal (dirs, CO_PARENT ": cpu.cfs_period_us=100000(cpu) cpu.cfs_quota_us=200000(cpu) | cpuacct.usage\n");
   assert_int_equal (plan->limits[CORDON_LIMIT_CPU].held_by, CORDON_HELD_CGROUP);
+}
+
+/* --- held by a cgroup v2 cgroup --------------------------------------------- */
+
+/* One cgroup below the delegated one, all limits in it, in the order
+ * the keeper writes them; the keeper goes back to cordon's own cgroup
+ * (home) before removing it, and the first OOM kill takes all of it. */
+static void
+test_resource_limits_writes_each_limit_in_one_cgroup_below_the_delegated_one (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *dirs = NULL;
+  const CordonCgroupDir *dir;
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, TRUE);
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (2) << 30;
+  plan = fixture_compile_ok (host, "[namespaces]\nunshare=user;pid\n"
+                                   "[limits]\nmemory=256M\nswap=64M\ncpu=50%\npids=100\n");
+  dirs = describe_dirs (plan);
+  assert_string_equal (dirs,
+                       DELEGATED_PARENT ": memory.max=268435456(memory) memory.swap.max=67108864(swap) "
+                       "memory.oom.group=1(memory) pids.max=100(pids) cpu.max=50000 100000(cpu) " V2_STATS);
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_DELEGATED);
+  dir = g_ptr_array_index (plan->cgroup_dirs, 0);
+  assert_string_equal (dir->home, DELEGATED_OWN);
+  assert_int_equal (dir->controllers, V2_CONTROLLERS);
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      assert_int_equal (plan->limits[i].held_by, CORDON_HELD_CGROUP);
+      assert_null (plan->limits[i].unheld);
+    }
+  assert_false (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+}
+
+/* A v2 host that accounts no swap per cgroup has no memory.swap.max to
+ * write: where it has no swap, swap=0 is held by there being none and
+ * the file is not written (the keeper would fail on it, and
+ * verification would read nothing back); where it has swap, swap is
+ * unheld, by name, and still not written. */
+static void
+test_resource_limits_writes_no_swap_file_where_v2_does_not_account_swap (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL, best = NULL;
+  g_autofree char *dirs = NULL, *best_dirs = NULL;
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, FALSE);
+  host->facts->cgroup.swap_total = 0;
+  plan = fixture_compile_ok (host, "[limits]\nmemory=256M\n");
+  dirs = describe_dirs (plan);
+  assert_string_equal (dirs, DELEGATED_PARENT ": memory.max=268435456(memory) memory.oom.group=1(memory) " V2_STATS);
+  assert_int_equal (plan->limits[CORDON_LIMIT_SWAP].held_by, CORDON_HELD_CGROUP);
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (2) << 30;
+  best = fixture_compile_ok (host, "[limits]\nmemory=256M\nenforce=best-effort\n");
+  best_dirs = describe_dirs (best);
+  assert_string_equal (best_dirs, DELEGATED_PARENT ": memory.max=268435456(memory) memory.oom.group=1(memory) " V2_STATS);
+  assert_non_null (best->limits[CORDON_LIMIT_SWAP].unheld);
+  assert_non_null (strstr (best->limits[CORDON_LIMIT_SWAP].unheld, "(no memory.swap.max)"));
+}
+
+/* A sandbox whose filter lets it make user namespaces (allow=unshare,
+ * profile=none) could mount a cgroup file system of its own at its
+ * cgroup and raise the limits there, whose files are the caller's: on a
+ * host whose cgroup2 mount lacks nsdelegate, the delegated cgroup holds
+ * none of them (best-effort names it).
+ * With nsdelegate, the kernel refuses such writes: held. */
+static void
+test_resource_limits_holds_nothing_in_a_caller_s_cgroup_a_sandbox_could_remount (void **state)
+{
+  FixtureHost *host = *state;
+  const char *policies[] = {
+    "[seccomp]\nallow=unshare\n[limits]\nmemory=256M\npids=100\nenforce=best-effort\n",
+    "[seccomp]\nprofile=none\n[limits]\nmemory=256M\npids=100\nenforce=best-effort\n",
+  };
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (policies); i++)
+    {
+      g_autoptr(CordonPlan) plan = NULL, held = NULL;
+
+      host->facts->cgroup.nsdelegate = FALSE;
+      plan = fixture_compile_ok (host, policies[i]);
+      assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
+      assert_int_equal (plan->cgroup_dirs->len, 0);
+      assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_NOT);
+      assert_non_null (strstr (plan->limits[CORDON_LIMIT_MEMORY].unheld, "has no nsdelegate"));
+      assert_int_not_equal (plan->limits[CORDON_LIMIT_PIDS].held_by, CORDON_HELD_CGROUP);
+      host->facts->cgroup.nsdelegate = TRUE;
+      held = fixture_compile_ok (host, policies[i]);
+      assert_int_equal (held->cgroup_mechanism, CORDON_CGROUP_DELEGATED);
+      assert_int_equal (held->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_CGROUP);
+    }
+}
+
+/* A scope of the user's systemd goes in its app.slice; the manager
+ * makes and removes it (no home), and memory.oom.group is not the
+ * keeper's to write there. */
+static void
+test_resource_limits_puts_a_systemd_scope_in_app_slice_without_oom_group (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *dirs = NULL;
+  const CordonCgroupDir *dir;
+
+  fixture_host_set_cgroup_systemd (host, USER_SERVICE, V2_CONTROLLERS, TRUE);
+  host->facts->cgroup.swap_total = G_GUINT64_CONSTANT (2) << 30;
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\ncpu=150%\npids=50\n");
+  dirs = describe_dirs (plan);
+  /* swap=0, the default beside memory=. */
+  assert_string_equal (dirs,
+                       USER_SERVICE "/app.slice: memory.max=67108864(memory) memory.swap.max=0(swap) "
+                       "pids.max=50(pids) cpu.max=150000 100000(cpu) " V2_STATS);
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_SYSTEMD);
+  dir = g_ptr_array_index (plan->cgroup_dirs, 0);
+  assert_null (dir->home);
+  assert_int_equal (dir->controllers, V2_CONTROLLERS);
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    assert_int_equal (plan->limits[i].held_by, CORDON_HELD_CGROUP);
+}
+
+/* A delegated cgroup that does not enable cpu for its children holds
+ * memory, not cpu: best-effort names cpu with the host's reason and
+ * writes no cpu.max; required stops at cpu=. */
+static void
+test_resource_limits_leaves_cpu_unheld_where_the_delegated_cgroup_does_not_enable_it (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonPlan) required = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dirs = NULL;
+  const CordonCgroupDir *dir;
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN,
+                                     V2_CONTROLLERS & ~(1u << CORDON_CONTROLLER_CPU), TRUE);
+  host->facts->cgroup.missing = g_strdup (NO_CPU_ENABLED);
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\ncpu=50%\nenforce=best-effort\n");
+  required = fixture_compile_text (host, "[limits]\nmemory=64M\ncpu=50%\n", &error);
+  dirs = describe_dirs (plan);
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_CGROUP);
+  assert_int_equal (plan->limits[CORDON_LIMIT_CPU].held_by, CORDON_HELD_NOT);
+  assert_string_equal (plan->limits[CORDON_LIMIT_CPU].unheld, NO_CPU_ENABLED);
+  assert_string_equal (dirs, DELEGATED_PARENT ": memory.max=67108864(memory) memory.swap.max=0(swap) "
+                             "memory.oom.group=1(memory) " V2_STATS);
+  dir = g_ptr_array_index (plan->cgroup_dirs, 0);
+  assert_int_equal (dir->controllers, (1u << CORDON_CONTROLLER_MEMORY) | (1u << CORDON_CONTROLLER_PIDS));
+  assert_null (required);
+  assert_refused (error, CORDON_ERROR_HOST, "test.policy:3:5: [limits] cpu cannot be held on this host: "
+                                            NO_CPU_ENABLED " (enforce=best-effort");
+}
+
+/* A delegated host and a policy without limits: no cgroup is made. */
+static void
+test_resource_limits_makes_no_delegated_cgroup_for_a_policy_without_limits (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, TRUE);
+  plan = fixture_compile_ok (host, "[limits]\ntimeout=5\n");
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
+  assert_int_equal (plan->cgroup_dirs->len, 0);
 }
 
 /* --- a host that holds none --------------------------------------------- */
@@ -454,6 +628,12 @@ main (void)
     T (test_resource_limits_writes_each_limit_in_its_v1_hierarchy),
     T (test_resource_limits_gives_each_dir_its_controllers),
     T (test_resource_limits_makes_one_dir_for_co_mounted_controllers),
+    T (test_resource_limits_writes_each_limit_in_one_cgroup_below_the_delegated_one),
+    T (test_resource_limits_writes_no_swap_file_where_v2_does_not_account_swap),
+    T (test_resource_limits_holds_nothing_in_a_caller_s_cgroup_a_sandbox_could_remount),
+    T (test_resource_limits_puts_a_systemd_scope_in_app_slice_without_oom_group),
+    T (test_resource_limits_leaves_cpu_unheld_where_the_delegated_cgroup_does_not_enable_it),
+    T (test_resource_limits_makes_no_delegated_cgroup_for_a_policy_without_limits),
     T (test_resource_limits_refuses_memory_no_cgroup_holds_at_its_rule),
     T (test_resource_limits_refuses_with_a_reason_where_the_host_gave_none),
     T (test_resource_limits_names_what_best_effort_leaves_unheld),
