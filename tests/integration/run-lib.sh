@@ -52,6 +52,9 @@ run_lib_cleanup ()
   done
   # Every marker of this script starts with this prefix (nap_marker runs
   # in a command substitution, so it cannot record its markers here).
+  # The sandboxes first, so that their keepers remove what they made;
+  # then whatever is left.
+  kill_sandboxes "$(printf '4242.%07d' "$$")" 5
   for p in $(marker_pids "$(printf '4242.%07d' "$$")"); do
     kill -KILL "$p" 2>/dev/null
   done
@@ -231,4 +234,19 @@ status_is ()
   if [ "$1" != "$2" ] && [ -f "$tmp/err" ]; then
     diag "stderr: $(head -c 1500 "$tmp/err")"
   fi
+}
+
+# kill_sandboxes MARKER [SECONDS]: SIGKILL to each process whose command
+# line holds MARKER but cordon-keeper (whose does too: it holds bwrap's
+# argv), then wait until all are gone: each keeper ends once its sandbox
+# has, after removing what it made for it (the cgroups of trial's limits).
+kill_sandboxes ()
+{
+  for p in $(marker_pids "$1"); do
+    case $( { tr '\0' '\n' <"/proc/$p/cmdline"; } 2>/dev/null | head -n 1) in
+      */cordon-keeper|cordon-keeper) continue ;;
+    esac
+    kill -KILL "$p" 2>/dev/null
+  done
+  wait_no_marker "$1" "${2:-10}" >/dev/null
 }
