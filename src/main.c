@@ -296,8 +296,10 @@ tell_limit (const CordonPlan *plan,
             const char *what)
 {
   const CordonLimit *l = &plan->limits[kind];
+  g_autofree char *size = cordon_resource_limits_format_size (l->value);
   g_autofree char *value = kind == CORDON_LIMIT_PIDS ? g_strdup_printf ("%" G_GUINT64_FORMAT, l->value)
-                                                     : cordon_resource_limits_format_size (l->value);
+                           : l->share > 0 ? g_strdup_printf ("%s (%u%% of RAM)", size, l->share)
+                                          : g_strdup (size);
   g_autofree char *where = l->rule.file != NULL ? cordon_location_to_string (&l->rule) : g_strdup ("a default");
 
   /* An override's rule is a line of generated text: its option says more. */

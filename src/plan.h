@@ -128,6 +128,7 @@ typedef struct
 {
   gboolean set;
   guint64 value;
+  guint share;                /* memory=N%: N, the value N% of the host's RAM; else 0 */
   CordonKey key;
   CordonLocation rule;        /* file NULL for a default (swap=0) */
   CordonHeldBy held_by;

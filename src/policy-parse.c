@@ -393,6 +393,30 @@ check_number (ParseState *st,
 
 /* A size in bytes: digits, then at most one of K, M, G, T (either case;
  * powers of 1024), at most the key's max_value. */
+/* memory=N%: a share of the host's RAM, 1% to 100%, kept as -N (compile
+ * takes it of the host's MemTotal). */
+static gboolean
+check_ram_share (ParseState *st,
+                 const CordonKeyInfo *info,
+                 guint line,
+                 const RawValue *raw,
+                 gint64 *out_num)
+{
+  const char *text = raw->text->str;
+  gsize digits = strspn (text, "0123456789");
+  guint64 n = digits <= 3 ? g_ascii_strtoull (text, NULL, 10) : 0;
+
+  if (n == 0 || n > 100)
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+               "[%s] %s as a share of the host's RAM is between 1%% and 100%%, not '%s'", info->section,
+               info->name, text);
+      return FALSE;
+    }
+  *out_num = -(gint64) n;
+  return TRUE;
+}
+
 static gboolean
 check_size (ParseState *st,
             const CordonKeyInfo *info,
@@ -407,11 +431,14 @@ check_size (ParseState *st,
   guint shift = unit != NULL ? 10 * (guint) (unit - units + 1) : 0;
   guint64 n = 0;
 
+  if (info->key == CORDON_KEY_LIMITS_MEMORY && digits > 0 && g_str_equal (text + digits, "%"))
+    return check_ram_share (st, info, line, raw, out_num);
   if (digits == 0 || digits > 15 || (text[digits] != '\0' && (unit == NULL || text[digits + 1] != '\0')))
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, digits > 15 ? 0 : digits, 1),
                "[%s] %s takes a size: a whole number of bytes, or of K, M, G or T "
-               "(such as 512M), not '%s'", info->section, info->name, text);
+               "(such as 512M)%s, not '%s'", info->section, info->name,
+               info->key == CORDON_KEY_LIMITS_MEMORY ? ", or a share of the host's RAM (such as 50%)" : "", text);
       return FALSE;
     }
   n = g_ascii_strtoull (text, NULL, 10);
@@ -429,7 +456,7 @@ check_size (ParseState *st,
       return FALSE;
     }
   /* bwrap, cordon's helper and a shell are in the cgroup too. */
-  if (info->key == CORDON_KEY_LIMITS_MEMORY && (n << shift) < CORDON_MEMORY_MIN)
+  if (info->key == CORDON_KEY_LIMITS_MEMORY && n != 0 && (n << shift) < CORDON_MEMORY_MIN)
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1), "[limits] memory is at least %uM "
                "(bwrap and cordon's helper are held by it too), not '%s'", CORDON_MEMORY_MIN >> 20, text);

@@ -349,7 +349,10 @@ explain_limits (GString *out,
           const CordonLimit *l = &plan->limits[set->limit];
           g_autofree char *rule = rule_string (l->key, &l->rule);
 
-          g_string_append_printf (out, "    %s=%s  %s\n", set->file, set->value, rule);
+          g_string_append_printf (out, "    %s=%s  %s", set->file, set->value, rule);
+          if (l->share > 0 && set->limit == CORDON_LIMIT_MEMORY)
+            g_string_append_printf (out, " (%u%% of this host's RAM)", l->share);
+          g_string_append_c (out, '\n');
         }
     }
   g_string_append (out, "\nin the sandbox, cordon-exec sets (soft and hard):\n");

@@ -109,9 +109,36 @@ add_rlimits (CordonPlan *plan,
 
 /* --- the limits of the whole sandbox ---------------------------------------- */
 
+/* memory=N%: N% of the host's RAM, in whole pages. */
+static gboolean
+take_ram_share (CordonLimit *l,
+                guint share,
+                const CordonHostFacts *facts,
+                GError **error)
+{
+  g_autofree char *size = NULL;
+
+  l->share = share;
+  if (facts->cgroup.mem_total == 0)
+    {
+      l->unheld = g_strdup_printf ("this host's RAM is not known (no MemTotal in /proc/meminfo), so "
+                                   "memory=%u%% is no size: give one, such as 4G", share);
+      return TRUE;
+    }
+  l->value = facts->cgroup.mem_total / 100 * share / 4096 * 4096;
+  if (l->value >= CORDON_MEMORY_MIN)
+    return TRUE;
+  size = cordon_resource_limits_format_size (l->value);
+  cordon_error_set_at (error, &l->rule, CORDON_ERROR_HOST, "[limits] memory=%u%% of this host's RAM is %s, "
+                       "less than the %uM bwrap and cordon's helper need: give a larger share", share, size,
+                       CORDON_MEMORY_MIN >> 20);
+  return FALSE;
+}
+
 static gboolean
 read_limits (CordonPlan *plan,
              const CordonPolicy *policy,
+             const CordonHostFacts *facts,
              GError **error)
 {
   const CordonItem *enforce = cordon_policy_get (policy, CORDON_KEY_LIMITS_ENFORCE);
@@ -125,10 +152,13 @@ read_limits (CordonPlan *plan,
       CordonLimit *l = &plan->limits[i];
 
       l->key = limit_keys[i];
-      l->set = it != NULL;
-      l->value = it != NULL ? (guint64) it->num : 0;
+      /* memory=0, pids=0: none (lifting an included policy's). */
+      l->set = it != NULL && (it->num != 0 || i == CORDON_LIMIT_SWAP);
+      l->value = it != NULL && it->num > 0 ? (guint64) it->num : 0;
       if (it != NULL)
         l->rule = it->loc;
+      if (it != NULL && it->num < 0 && !take_ram_share (l, (guint) -it->num, facts, error))
+        return FALSE;
     }
   if (plan->limits[CORDON_LIMIT_SWAP].set && !plan->limits[CORDON_LIMIT_MEMORY].set)
     {
@@ -191,7 +221,8 @@ choose_holders (CordonPlan *plan,
                                                           : "no cgroup of this host holds it";
       const char *opened = caller_cgroup_unheld (plan, facts);
 
-      if (!l->set || (i == CORDON_LIMIT_SWAP && plan->limits[CORDON_LIMIT_MEMORY].unheld != NULL))
+      if (!l->set || l->unheld != NULL
+          || (i == CORDON_LIMIT_SWAP && plan->limits[CORDON_LIMIT_MEMORY].unheld != NULL))
         continue;
       if (opened != NULL && usable (facts, c))
         missing = opened;
@@ -360,7 +391,7 @@ cordon_resource_limits_compile (CordonPlan *plan,
                        const CordonHostFacts *facts,
                        GError **error)
 {
-  if (!read_limits (plan, policy, error))
+  if (!read_limits (plan, policy, facts, error))
     return FALSE;
   choose_holders (plan, facts);
   if (!enforce_limits (plan, error) || !add_rlimits (plan, policy, error))

@@ -752,7 +752,7 @@ test_parse_reports_what_is_no_cpu_share_at_its_column (void **state)
 static void
 test_parse_refuses_memory_below_16m (void **state)
 {
-  static const char * const small[] = { "8M", "16777215", "0", "16383K", NULL };
+  static const char * const small[] = { "8M", "16777215", "1", "16383K", NULL };
 
   for (guint i = 0; small[i] != NULL; i++)
     {
@@ -782,6 +782,56 @@ test_parse_accepts_memory_of_16m_and_swap_of_0 (void **state)
   assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_SWAP), 0);
   expect_n_diags (bytes_diags, 0);
   assert_int_equal (cordon_policy_get_num (bytes, CORDON_KEY_LIMITS_MEMORY), 16 << 20);
+}
+
+/* memory=0 is none (it lifts an included policy's limit), not a size
+ * below 16M. */
+static void
+test_parse_takes_memory_of_0_as_none (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[limits]\nmemory=0\npids=0\n", diags);
+
+  expect_n_diags (diags, 0);
+  assert_non_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY));
+  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_MEMORY), 0);
+  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_PIDS), 0);
+}
+
+/* memory=N%: a share of the host's RAM, kept as -N for compile; 1% to
+ * 100%, and only for memory= (scratch=50% is no size). */
+static void
+test_parse_reads_memory_as_a_share_of_ram (void **state)
+{
+  static const struct { const char *text; guint col; } bad[] = {
+    { "0%", 8 }, { "101%", 8 }, { "1000%", 8 }, { "%", 8 }, { "50%%", 10 },
+  };
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) half = parse ("[limits]\nmemory=50%\n", diags);
+  g_autoptr(CordonPolicy) all = parse ("[limits]\nmemory=100%\n", diags);
+  g_autoptr(CordonDiagnostics) scratch_diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) scratch = parse ("[limits]\nscratch=50%\n", scratch_diags);
+
+  expect_n_diags (diags, 0);
+  assert_int_equal (cordon_policy_get_num (half, CORDON_KEY_LIMITS_MEMORY), -50);
+  assert_int_equal (cordon_policy_get_num (all, CORDON_KEY_LIMITS_MEMORY), -100);
+  expect_n_diags (scratch_diags, 1);
+  assert_null (cordon_policy_get (scratch, CORDON_KEY_LIMITS_SCRATCH));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(CordonDiagnostics) d = cordon_diagnostics_new ();
+      g_autofree char *text = g_strdup_printf ("[limits]\nmemory=%s\n", bad[i].text);
+      g_autoptr(CordonPolicy) policy = parse (text, d);
+      const char *want = bad[i].col == 8 && bad[i].text[0] != '%'
+                         ? "[limits] memory as a share of the host's RAM is between 1%% and 100%%, not '%s'"
+                         : "[limits] memory takes a size: a whole number of bytes, or of K, M, G or T (such as "
+                           "512M), or a share of the host's RAM (such as 50%%), not '%s'";
+      g_autofree char *msg = g_strdup_printf (want, bad[i].text);
+
+      expect_n_diags (d, 1);
+      expect_error (d, msg, 2, bad[i].col);
+      assert_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY));
+    }
 }
 
 static void
@@ -1582,6 +1632,8 @@ main (void)
     cmocka_unit_test (test_parse_reports_what_is_no_cpu_share_at_its_column),
     cmocka_unit_test (test_parse_refuses_memory_below_16m),
     cmocka_unit_test (test_parse_accepts_memory_of_16m_and_swap_of_0),
+    cmocka_unit_test (test_parse_reads_memory_as_a_share_of_ram),
+    cmocka_unit_test (test_parse_takes_memory_of_0_as_none),
     cmocka_unit_test (test_parse_reads_each_enforce_word),
     cmocka_unit_test (test_parse_reports_an_unknown_enforce_word_with_suggestion),
     cmocka_unit_test (test_parse_accepts_the_largest_timeout),

@@ -357,6 +357,61 @@ test_resource_limits_refuses_memory_no_cgroup_holds_at_its_rule (void **state)
   assert_refused (required, CORDON_ERROR_HOST, "test.policy:3:5: [limits] cpu cannot be held on this host: " NO_CGROUP);
 }
 
+/* memory=N%: N% of the host's MemTotal, in whole pages, written to the
+ * cgroup as bytes; a share below 16M is refused at its rule, and one of
+ * a host whose RAM is unknown holds nothing (best-effort names why). */
+static void
+test_resource_limits_takes_memory_as_a_share_of_the_host_s_ram (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL, unknown = NULL;
+  g_autoptr(GError) small = NULL;
+  g_autoptr(CordonPlan) refused = NULL;
+  g_autofree char *dirs = NULL;
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, TRUE);
+  host->facts->cgroup.mem_total = (G_GUINT64_CONSTANT (8) << 30) + 12345;
+  plan = fixture_compile_ok (host, "[limits]\nmemory=50%\n");
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_CGROUP);
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].share, 50);
+  /* 8G + 12345 bytes: a hundredth, times 50, down to a page. */
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].value, ((G_GUINT64_CONSTANT (8) << 30) + 12345) / 100 * 50 / 4096 * 4096);
+  dirs = describe_dirs (plan);
+  assert_non_null (strstr (dirs, "memory.max=4294971392(memory) "));
+  host->facts->cgroup.mem_total = 1000 << 20;
+  refused = fixture_compile_text (host, "[limits]\nmemory=1%\n", &small);
+  assert_null (refused);
+  assert_refused (small, CORDON_ERROR_HOST, "test.policy:2:8: [limits] memory=1% of this host's RAM is 10M, "
+                                            "less than the 16M bwrap and cordon's helper need");
+  host->facts->cgroup.mem_total = 0;
+  unknown = fixture_compile_ok (host, "[limits]\nmemory=50%\nenforce=best-effort\n");
+  assert_int_equal (unknown->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_NOT);
+  assert_non_null (strstr (unknown->limits[CORDON_LIMIT_MEMORY].unheld, "this host's RAM is not known"));
+  assert_int_equal (unknown->cgroup_dirs->len, 0);
+}
+
+/* memory=0 and pids=0 lift the limits of an included policy (trial's):
+ * nothing is held, no cgroup made, no RLIMIT_NPROC set. */
+static void
+test_resource_limits_lifts_an_included_limit_with_0 (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, TRUE);
+  host->facts->cgroup.mem_total = G_GUINT64_CONSTANT (8) << 30;
+  plan = fixture_compile_ok (host, "[namespaces]\nunshare=user;pid\n[limits]\nmemory=0\npids=0\n");
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
+    {
+      assert_false (plan->limits[i].set);
+      assert_int_equal (plan->limits[i].held_by, CORDON_HELD_NOT);
+      assert_null (plan->limits[i].unheld);
+    }
+  assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
+  assert_int_equal (plan->cgroup_dirs->len, 0);
+  assert_false (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+}
+
 /* A host that said nothing of its cgroups still refuses, with a reason. */
 static void
 test_resource_limits_refuses_with_a_reason_where_the_host_gave_none (void **state)
@@ -634,6 +689,8 @@ main (void)
     T (test_resource_limits_puts_a_systemd_scope_in_app_slice_without_oom_group),
     T (test_resource_limits_leaves_cpu_unheld_where_the_delegated_cgroup_does_not_enable_it),
     T (test_resource_limits_makes_no_delegated_cgroup_for_a_policy_without_limits),
+    T (test_resource_limits_takes_memory_as_a_share_of_the_host_s_ram),
+    T (test_resource_limits_lifts_an_included_limit_with_0),
     T (test_resource_limits_refuses_memory_no_cgroup_holds_at_its_rule),
     T (test_resource_limits_refuses_with_a_reason_where_the_host_gave_none),
     T (test_resource_limits_names_what_best_effort_leaves_unheld),
