@@ -177,7 +177,9 @@ member_of (const CordonCgroupRun *run,
            pid_t pid,
            GString *why)
 {
-  g_autofree char *tail = g_strconcat ("/", run->name, NULL);
+  /* A scope's sandbox is in its leaf (see keeper-cgroup.c). */
+  g_autofree char *tail = g_strconcat ("/", run->name, run->mechanism == CORDON_CGROUP_SYSTEMD ? "/" : "",
+                                       run->mechanism == CORDON_CGROUP_SYSTEMD ? CORDON_SCOPE_SANDBOX : "", NULL);
   g_auto(GStrv) lines = g_strsplit (proc_cgroup, "\n", -1);
   guint in = 0;
 
@@ -187,6 +189,19 @@ member_of (const CordonCgroupRun *run,
   if (in >= run->parent_fds->len)
     return TRUE;
   g_string_printf (why, "process %d is in %u of the sandbox's %u cgroups", (int) pid, in, run->parent_fds->len);
+  return FALSE;
+}
+
+/* The scope limits memory (so its sandbox's leaf must end whole at the
+ * first OOM kill). */
+static gboolean
+scope_holds_memory (const CordonCgroupRun *run)
+{
+  const CordonCgroupDir *dir = run->dirs->len > 0 ? g_ptr_array_index (run->dirs, 0) : NULL;
+
+  for (guint s = 0; dir != NULL && s < dir->settings->len; s++)
+    if (g_str_equal (((const CordonCgroupSetting *) g_ptr_array_index (dir->settings, s))->file, "memory.max"))
+      return TRUE;
   return FALSE;
 }
 
@@ -201,6 +216,15 @@ cordon_cgroup_run_problem (const CordonCgroupRun *run,
     return g_strdup_printf ("cannot read /proc/%d/cgroup", (int) pid);
   if (!member_of (run, proc_cgroup, pid, why))
     return g_string_free (g_steal_pointer (&why), FALSE);
+  if (run->mechanism == CORDON_CGROUP_SYSTEMD && scope_holds_memory (run))
+    {
+      g_autofree char *group = read_value (run, 0, CORDON_SCOPE_SANDBOX "/memory.oom.group");
+
+      if (g_strcmp0 (group, "1") != 0)
+        return g_strdup_printf ("%s/%s/" CORDON_SCOPE_SANDBOX "/memory.oom.group holds %s, not 1",
+                                ((const CordonCgroupDir *) g_ptr_array_index (run->dirs, 0))->parent, run->name,
+                                group != NULL ? group : "nothing readable");
+    }
   for (guint i = 0; i < run->parent_fds->len; i++)
     {
       const CordonCgroupDir *dir = g_ptr_array_index (run->dirs, i);

@@ -187,6 +187,25 @@ cordon_keeper_cgroups_read (int spec_fd,
   return take_home (cg, spec_fd, why, why_len);
 }
 
+/* All of `text` into `path` below `dir_fd` (AT_FDCWD: an absolute path):
+ * 0, or -1 with errno. */
+static int
+write_whole (int dir_fd,
+             const char *path,
+             const char *text)
+{
+  int fd, rc = 0;
+  size_t n = strlen (text);
+
+  if ((fd = openat (dir_fd, path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+    return -1;
+  if (write (fd, text, n) != (ssize_t) n)
+    rc = -1;
+  if (close (fd) != 0 && rc == 0)
+    rc = -1;
+  return rc;
+}
+
 /* `text` into FILE of the cgroup (or, with `parent`, of the one the
  * keeper goes back to: its home, else the parent). */
 static int
@@ -196,18 +215,9 @@ write_file (const KeeperCgroup *dir,
             const char *text)
 {
   char path[160];
-  int fd, rc = 0;
-  size_t n = strlen (text);
 
   snprintf (path, sizeof path, "%s%s%s", parent ? "" : dir->name, parent ? "" : "/", file);
-  if ((fd = openat (parent && dir->home_fd >= 0 ? dir->home_fd : dir->parent_fd, path,
-                    O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
-    return -1;
-  if (write (fd, text, n) != (ssize_t) n)
-    rc = -1;
-  if (close (fd) != 0 && rc == 0)
-    rc = -1;
-  return rc;
+  return write_whole (parent && dir->home_fd >= 0 ? dir->home_fd : dir->parent_fd, path, text);
 }
 
 /* `text` into FILE below `dir_fd`; nothing said of a failure (a file
@@ -322,15 +332,67 @@ wait_placed (KeeperCgroups *cg,
   return 0;
 }
 
+/* In a scope: `text` into FILE of its child SUB, by the scope's path
+ * (the keeper holds no fd of it). */
+static int
+scope_write (const KeeperCgroup *dir,
+             const char *sub,
+             const char *file,
+             const char *text)
+{
+  char path[800];
+
+  snprintf (path, sizeof path, "%s/%s/%s/%s", dir->parent_path, dir->name, sub, file);
+  return write_whole (AT_FDCWD, path, text);
+}
+
+/* A scope the keeper is in, split in two: the keeper in a leaf of its
+ * own, the sandbox in another whose first OOM kill takes all of it
+ * (memory.oom.group), the controllers on for both (cgroup v2 lets a
+ * cgroup that hands on controllers hold no process: hence the keeper's
+ * leaf). The scope's limits bound both. A controller the scope has not
+ * is left off; verification reads what holds. */
+static int
+split_scope (KeeperCgroups *cg,
+             char *why,
+             size_t why_len)
+{
+  static const char * const controllers[] = { "+memory", "+pids", "+cpu" };
+  KeeperCgroup *dir = &cg->dirs[0];
+  char path[700], file[760];
+  int fd, fail_errno = 0;
+
+  snprintf (path, sizeof path, "%s/%s", dir->parent_path, dir->name);
+  if ((fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return fail (why, why_len, "cannot open its scope", dir, NULL);
+  if (mkdirat (fd, CORDON_SCOPE_KEEPER, 0755) != 0 || mkdirat (fd, CORDON_SCOPE_SANDBOX, 0755) != 0)
+    fail_errno = errno;
+  close (fd);
+  if (fail_errno != 0)
+    return (errno = fail_errno, fail (why, why_len, "cannot make the leaves of its scope", dir, NULL));
+  if (scope_write (dir, CORDON_SCOPE_KEEPER, "cgroup.procs", "0") != 0)
+    return fail (why, why_len, "cannot move to its leaf of", dir, CORDON_SCOPE_KEEPER);
+  snprintf (file, sizeof file, "%s/cgroup.subtree_control", path);
+  for (size_t i = 0; i < sizeof controllers / sizeof controllers[0]; i++)
+    if ((fd = open (file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)) >= 0)
+      {
+        (void) !write (fd, controllers[i], strlen (controllers[i]));
+        close (fd);
+      }
+  (void) scope_write (dir, CORDON_SCOPE_SANDBOX, "memory.oom.group", "1");
+  return 0;
+}
+
 int
 cordon_keeper_cgroups_make (KeeperCgroups *cg,
                             int life_fd,
                             char *why,
                             size_t why_len)
 {
+  if (cg->scope && cg->n != 1)
+    return (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
   if (cg->scope)
-    return cg->n == 1 ? wait_placed (cg, life_fd, why, why_len)
-                      : (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
+    return wait_placed (cg, life_fd, why, why_len) == 0 ? split_scope (cg, why, why_len) : -1;
   if (each_line (cg, CORDON_CGROUP_LINE_DIR, make_one, why, why_len) == 0
       && each_line (cg, CORDON_CGROUP_LINE_SET, set_one, why, why_len) == 0)
     return 0;
@@ -351,6 +413,10 @@ move_self (KeeperCgroups *cg,
            char *why,
            size_t why_len)
 {
+  if (cg->scope && scope_write (&cg->dirs[0], parent ? CORDON_SCOPE_KEEPER : CORDON_SCOPE_SANDBOX,
+                                "cgroup.procs", "0") != 0)
+    return fail (why, why_len, parent ? "cannot leave the cgroup" : "cannot enter the cgroup", &cg->dirs[0],
+                 parent ? CORDON_SCOPE_KEEPER : CORDON_SCOPE_SANDBOX);
   for (size_t i = 0; i < cg->n && !cg->scope; i++)
     if (write_file (&cg->dirs[i], parent, "cgroup.procs", "0") != 0)
       return fail (why, why_len, parent ? "cannot leave the cgroup" : "cannot enter the cgroup", &cg->dirs[i],
@@ -469,7 +535,12 @@ send_one (KeeperCgroups *cg,
   (void) why_len;
   if (n != 3)
     return 0;
-  snprintf (path, sizeof path, "%s/%s", dir->name, f[2]);
+  /* A scope's pids and CPU from the sandbox's leaf: a fork refused there
+   * is counted in its own pids.events (before Linux 6.9), not the
+   * scope's. Its memory from the scope, which holds the limit: a leaf's
+   * memory.peak takes a charge its parent then refuses. */
+  snprintf (path, sizeof path, "%s/%s%s", dir->name,
+            cg->scope && strncmp (f[2], "memory.", 7) != 0 ? CORDON_SCOPE_SANDBOX "/" : "", f[2]);
   if ((fd = openat (dir->parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
     return 0;
   got = read (fd, text, sizeof text - 1);
@@ -505,16 +576,21 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
   for (size_t i = 0; i < cg->n; i++)
     if (cg->dirs[i].made || cg->scope)
       {
-        int fd = openat (cg->dirs[i].parent_fd, cg->dirs[i].name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        char target[80];
+        int fd;
         const struct timespec nap = { 0, 2000000 };
 
-        /* cgroup v2 (5.14 on) kills all of a cgroup of the keeper's at
-         * once, forks in flight too; what it lists after is killed one by
-         * one, as in v1. Never one the keeper is in: a scope's, or one
-         * it failed to leave (it would kill itself, and remove nothing). */
-        if (fd >= 0 && cg->dirs[i].made && !still_in (getpid (), cg->dirs[i].name))
+        /* A scope's sandbox is in its leaf. */
+        snprintf (target, sizeof target, "%s%s%s", cg->dirs[i].name, cg->scope ? "/" : "",
+                  cg->scope ? CORDON_SCOPE_SANDBOX : "");
+        fd = openat (cg->dirs[i].parent_fd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        /* cgroup v2 (5.14 on) kills all of a cgroup at once, forks in
+         * flight too; what it lists after is killed one by one, as in
+         * v1. Never one the keeper is in (one it failed to leave: it
+         * would kill itself, and remove nothing). */
+        if (fd >= 0 && !still_in (getpid (), target))
           write_at (fd, "cgroup.kill", "1");
-        while (fd >= 0 && kill_listed (fd, cg->dirs[i].name) > 0 && now_ms () < deadline_ms)
+        while (fd >= 0 && kill_listed (fd, target) > 0 && now_ms () < deadline_ms)
           reap_a_while (&nap);
         if (fd >= 0)
           close (fd);

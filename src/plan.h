@@ -133,6 +133,7 @@ typedef struct
   CordonLocation rule;        /* file NULL for a default (swap=0) */
   CordonHeldBy held_by;
   char *unheld;               /* set and not held: why, as the degradation names it */
+  gboolean best_effort;       /* enforce=best-effort covers it (see resource-limits.c) */
 } CordonLimit;
 
 /* One file the keeper writes in a cgroup it makes, in order. */

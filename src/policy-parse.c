@@ -363,13 +363,17 @@ check_number (ParseState *st,
   const char *text = raw->text->str;
   guint64 n = 0;
 
+  /* pids=none lifts an included policy's limit. */
+  if (info->key == CORDON_KEY_LIMITS_PIDS && g_str_equal (text, "none"))
+    return TRUE;
   for (const char *p = text; *p != '\0'; p++)
     {
       if (!g_ascii_isdigit (*p))
         {
           diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, (gsize) (p - text), 1),
                    "[%s] %s takes a whole number%s, not '%s'", info->section, info->name,
-                   info->key == CORDON_KEY_LIMITS_TIMEOUT ? " of seconds" : "", text);
+                   info->key == CORDON_KEY_LIMITS_TIMEOUT ? " of seconds"
+                   : info->key == CORDON_KEY_LIMITS_PIDS ? ", or none" : "", text);
           return FALSE;
         }
       n = n * 10 + (guint64) (*p - '0');
@@ -391,8 +395,6 @@ check_number (ParseState *st,
   return TRUE;
 }
 
-/* A size in bytes: digits, then at most one of K, M, G, T (either case;
- * powers of 1024), at most the key's max_value. */
 /* memory=N%: a share of the host's RAM, 1% to 100%, kept as -N (compile
  * takes it of the host's MemTotal). */
 static gboolean
@@ -417,6 +419,8 @@ check_ram_share (ParseState *st,
   return TRUE;
 }
 
+/* A size in bytes: digits, then at most one of K, M, G, T (either case;
+ * powers of 1024), at most the key's max_value. */
 static gboolean
 check_size (ParseState *st,
             const CordonKeyInfo *info,
@@ -433,12 +437,16 @@ check_size (ParseState *st,
 
   if (info->key == CORDON_KEY_LIMITS_MEMORY && digits > 0 && g_str_equal (text + digits, "%"))
     return check_ram_share (st, info, line, raw, out_num);
+  /* memory=none lifts an included policy's limit. */
+  if (info->key == CORDON_KEY_LIMITS_MEMORY && g_str_equal (text, "none"))
+    return TRUE;
   if (digits == 0 || digits > 15 || (text[digits] != '\0' && (unit == NULL || text[digits + 1] != '\0')))
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, digits > 15 ? 0 : digits, 1),
                "[%s] %s takes a size: a whole number of bytes, or of K, M, G or T "
                "(such as 512M)%s, not '%s'", info->section, info->name,
-               info->key == CORDON_KEY_LIMITS_MEMORY ? ", or a share of the host's RAM (such as 50%)" : "", text);
+               info->key == CORDON_KEY_LIMITS_MEMORY ? ", a share of the host's RAM (such as 50%), or none" : "",
+               text);
       return FALSE;
     }
   n = g_ascii_strtoull (text, NULL, 10);
@@ -456,7 +464,7 @@ check_size (ParseState *st,
       return FALSE;
     }
   /* bwrap, cordon's helper and a shell are in the cgroup too. */
-  if (info->key == CORDON_KEY_LIMITS_MEMORY && n != 0 && (n << shift) < CORDON_MEMORY_MIN)
+  if (info->key == CORDON_KEY_LIMITS_MEMORY && (n << shift) < CORDON_MEMORY_MIN)
     {
       diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1), "[limits] memory is at least %uM "
                "(bwrap and cordon's helper are held by it too), not '%s'", CORDON_MEMORY_MIN >> 20, text);

@@ -80,6 +80,7 @@ struct _CordonPolicy
   GPtrArray *source_texts;          /* char*, owned */
   CordonItem *scalars[CORDON_KEY_MAX];
   GPtrArray *lists[CORDON_KEY_MAX];
+  guint n_set;                      /* scalars set so far, for CordonItem.seq */
 };
 
 CordonItem *
@@ -188,6 +189,7 @@ cordon_policy_set (CordonPolicy *policy,
 {
   g_return_if_fail (!key_table[item->key].is_list);
   cordon_item_free (policy->scalars[item->key]);
+  item->seq = ++policy->n_set;
   policy->scalars[item->key] = item;
 }
 

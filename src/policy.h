@@ -94,6 +94,7 @@ typedef struct
   char *text;
   gint64 num;
   CordonLocation loc;
+  guint seq;                  /* a scalar's place in merge order (1 first), set by cordon_policy_set */
 } CordonItem;
 
 typedef struct _CordonPolicy CordonPolicy;

@@ -89,6 +89,8 @@ typedef enum
                                              * (a systemd scope in PARENT, encoded), then start bwrap */
 #define CORDON_CGROUP_LINE_HOME "home"      /* home<TAB>I: the fd after the parents' is where the keeper
                                              * goes back to from I (DELEGATED: cordon's own cgroup) */
+#define CORDON_SCOPE_KEEPER "keeper"        /* a scope's leaves: the keeper's, and the sandbox's */
+#define CORDON_SCOPE_SANDBOX "sandbox"
 #define CORDON_CGROUP_LINE_SET "set"        /* set<TAB>I<TAB>FILE<TAB>VALUE, in order */
 #define CORDON_CGROUP_LINE_STAT "stat"      /* stat<TAB>I<TAB>FILE: a counter sent after the run */
 

@@ -334,7 +334,8 @@ explain_limits (GString *out,
 
   if (plan->cgroup_dirs->len > 0 && plan->cgroup_mechanism == CORDON_CGROUP_SYSTEMD)
     g_string_append (out, "\nbefore bwrap, the user's systemd places cordon-keeper in a transient scope, "
-                          "cordon-PID-RANDOM.scope, its limits these (as properties), in:\n");
+                          "cordon-PID-RANDOM.scope, its limits these (as properties), in the following; the "
+                          "keeper starts the sandbox in its child cgroup sandbox (memory.oom.group=1):\n");
   else if (plan->cgroup_dirs->len > 0)
     g_string_append_printf (out, "\nbefore bwrap, cordon-keeper makes cordon-PID-RANDOM (%s) below:\n",
                             cordon_cgroup_mechanism_name (plan->cgroup_mechanism));
@@ -350,7 +351,7 @@ explain_limits (GString *out,
           g_autofree char *rule = rule_string (l->key, &l->rule);
 
           g_string_append_printf (out, "    %s=%s  %s", set->file, set->value, rule);
-          if (l->share > 0 && set->limit == CORDON_LIMIT_MEMORY)
+          if (l->share > 0 && (g_str_equal (set->file, "memory.max") || g_str_equal (set->file, "memory.limit_in_bytes")))
             g_string_append_printf (out, " (%u%% of this host's RAM)", l->share);
           g_string_append_c (out, '\n');
         }

@@ -109,7 +109,29 @@ add_rlimits (CordonPlan *plan,
 
 /* --- the limits of the whole sandbox ---------------------------------------- */
 
-/* memory=N%: N% of the host's RAM, in whole pages. */
+/* enforce=best-effort covers the limits of its own file and those merged
+ * before it (what it includes): a limit an including policy, or an
+ * override (--memory), sets after it stays required unless that policy
+ * says best-effort itself. So trial's own limits are best-effort, and a
+ * trial runner's --memory 2G is never softened by them. */
+static gboolean
+best_effort_for (const CordonItem *limit,
+                 const CordonItem *enforce)
+{
+  if (enforce == NULL || enforce->num != CORDON_ENFORCE_BEST_EFFORT)
+    return FALSE;
+  return limit == NULL || g_strcmp0 (limit->loc.file, enforce->loc.file) == 0 || limit->seq < enforce->seq;
+}
+
+static gboolean
+memory_lifted (const CordonPolicy *policy)
+{
+  const CordonItem *it = cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY);
+
+  return it != NULL && g_str_equal (it->text, "none");
+}
+
+/* memory=N%: N% of the host's RAM, in whole MiB (whole pages too). */
 static gboolean
 take_ram_share (CordonLimit *l,
                 guint share,
@@ -125,7 +147,7 @@ take_ram_share (CordonLimit *l,
                                    "memory=%u%% is no size: give one, such as 4G", share);
       return TRUE;
     }
-  l->value = facts->cgroup.mem_total / 100 * share / 4096 * 4096;
+  l->value = facts->cgroup.mem_total / 100 * share >> 20 << 20;
   if (l->value >= CORDON_MEMORY_MIN)
     return TRUE;
   size = cordon_resource_limits_format_size (l->value);
@@ -152,14 +174,18 @@ read_limits (CordonPlan *plan,
       CordonLimit *l = &plan->limits[i];
 
       l->key = limit_keys[i];
-      /* memory=0, pids=0: none (lifting an included policy's). */
-      l->set = it != NULL && (it->num != 0 || i == CORDON_LIMIT_SWAP);
+      /* memory=none, pids=none: lifting an included policy's. */
+      l->set = it != NULL && !g_str_equal (it->text, "none");
+      l->best_effort = best_effort_for (it, enforce);
       l->value = it != NULL && it->num > 0 ? (guint64) it->num : 0;
       if (it != NULL)
         l->rule = it->loc;
       if (it != NULL && it->num < 0 && !take_ram_share (l, (guint) -it->num, facts, error))
         return FALSE;
     }
+  /* memory=none lifts the swap beside it too. */
+  if (memory_lifted (policy))
+    plan->limits[CORDON_LIMIT_SWAP].set = FALSE;
   if (plan->limits[CORDON_LIMIT_SWAP].set && !plan->limits[CORDON_LIMIT_MEMORY].set)
     {
       cordon_error_set_at (error, &plan->limits[CORDON_LIMIT_SWAP].rule, CORDON_ERROR_POLICY,
@@ -176,7 +202,10 @@ read_limits (CordonPlan *plan,
   /* Swap is none unless the policy says: a sandbox bounded in memory
    * must not spill into the host's swap instead. */
   if (plan->limits[CORDON_LIMIT_MEMORY].set && !plan->limits[CORDON_LIMIT_SWAP].set)
-    plan->limits[CORDON_LIMIT_SWAP].set = TRUE;
+    {
+      plan->limits[CORDON_LIMIT_SWAP].set = TRUE;
+      plan->limits[CORDON_LIMIT_SWAP].best_effort = plan->limits[CORDON_LIMIT_MEMORY].best_effort;
+    }
   return TRUE;
 }
 
@@ -363,17 +392,18 @@ add_v2_dir (CordonPlan *plan,
   g_ptr_array_add (plan->cgroup_dirs, dir);
 }
 
-/* enforce=required: the first limit nothing holds stops the run. */
+/* The first limit nothing holds and no enforce=best-effort covers stops
+ * the run. */
 static gboolean
 enforce_limits (CordonPlan *plan,
                 GError **error)
 {
-  for (guint i = 0; i < CORDON_LIMIT_MAX && plan->enforce == CORDON_ENFORCE_REQUIRED; i++)
+  for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
     {
       const CordonLimit *l = &plan->limits[i];
       const CordonKeyInfo *info = cordon_key_info (l->key);
 
-      if (l->unheld == NULL)
+      if (l->unheld == NULL || l->best_effort)
         continue;
       cordon_error_set_at (error, l->rule.file != NULL ? &l->rule : &plan->limits[CORDON_LIMIT_MEMORY].rule,
                            CORDON_ERROR_HOST, "[limits] %s%s cannot be held on this host: %s "

@@ -752,7 +752,7 @@ test_parse_reports_what_is_no_cpu_share_at_its_column (void **state)
 static void
 test_parse_refuses_memory_below_16m (void **state)
 {
-  static const char * const small[] = { "8M", "16777215", "1", "16383K", NULL };
+  static const char * const small[] = { "8M", "16777215", "0", "16383K", NULL };
 
   for (guint i = 0; small[i] != NULL; i++)
     {
@@ -784,18 +784,22 @@ test_parse_accepts_memory_of_16m_and_swap_of_0 (void **state)
   assert_int_equal (cordon_policy_get_num (bytes, CORDON_KEY_LIMITS_MEMORY), 16 << 20);
 }
 
-/* memory=0 is none (it lifts an included policy's limit), not a size
- * below 16M. */
+/* memory=none and pids=none lift an included policy's limit; 0 stays
+ * refused (a budget computed as 0 must not mean none). */
 static void
-test_parse_takes_memory_of_0_as_none (void **state)
+test_parse_takes_none_for_memory_and_pids (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
-  g_autoptr(CordonPolicy) policy = parse ("[limits]\nmemory=0\npids=0\n", diags);
+  g_autoptr(CordonPolicy) policy = parse ("[limits]\nmemory=none\npids=none\n", diags);
+  g_autoptr(CordonDiagnostics) cpu_diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) cpu = parse ("[limits]\ncpu=none\n", cpu_diags);
 
   expect_n_diags (diags, 0);
-  assert_non_null (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY));
+  assert_string_equal (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY)->text, "none");
   assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_MEMORY), 0);
-  assert_int_equal (cordon_policy_get_num (policy, CORDON_KEY_LIMITS_PIDS), 0);
+  assert_string_equal (cordon_policy_get (policy, CORDON_KEY_LIMITS_PIDS)->text, "none");
+  expect_n_diags (cpu_diags, 1);
+  assert_null (cordon_policy_get (cpu, CORDON_KEY_LIMITS_CPU));
 }
 
 /* memory=N%: a share of the host's RAM, kept as -N for compile; 1% to
@@ -825,7 +829,7 @@ test_parse_reads_memory_as_a_share_of_ram (void **state)
       const char *want = bad[i].col == 8 && bad[i].text[0] != '%'
                          ? "[limits] memory as a share of the host's RAM is between 1%% and 100%%, not '%s'"
                          : "[limits] memory takes a size: a whole number of bytes, or of K, M, G or T (such as "
-                           "512M), or a share of the host's RAM (such as 50%%), not '%s'";
+                           "512M), a share of the host's RAM (such as 50%%), or none, not '%s'";
       g_autofree char *msg = g_strdup_printf (want, bad[i].text);
 
       expect_n_diags (d, 1);
@@ -1633,7 +1637,7 @@ main (void)
     cmocka_unit_test (test_parse_refuses_memory_below_16m),
     cmocka_unit_test (test_parse_accepts_memory_of_16m_and_swap_of_0),
     cmocka_unit_test (test_parse_reads_memory_as_a_share_of_ram),
-    cmocka_unit_test (test_parse_takes_memory_of_0_as_none),
+    cmocka_unit_test (test_parse_takes_none_for_memory_and_pids),
     cmocka_unit_test (test_parse_reads_each_enforce_word),
     cmocka_unit_test (test_parse_reports_an_unknown_enforce_word_with_suggestion),
     cmocka_unit_test (test_parse_accepts_the_largest_timeout),

@@ -574,7 +574,7 @@ test_report_lists_each_mask_with_its_rule_and_reason (void **state)
 {
   Fixture *f = *state;
   CordonLocation at = { g_intern_string ("p.policy"), 4, 6 };
-  CordonItem item = { CORDON_KEY_SECRETS_MASK, (char *) "${HOME}/.netrc", 0, at };
+  CordonItem item = { CORDON_KEY_SECRETS_MASK, (char *) "${HOME}/.netrc", 0, at, 0 };
   g_autoptr(JsonNode) root = NULL;
   JsonArray *masked;
   JsonObject *m;

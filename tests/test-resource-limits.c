@@ -374,10 +374,10 @@ test_resource_limits_takes_memory_as_a_share_of_the_host_s_ram (void **state)
   plan = fixture_compile_ok (host, "[limits]\nmemory=50%\n");
   assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_CGROUP);
   assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].share, 50);
-  /* 8G + 12345 bytes: a hundredth, times 50, down to a page. */
-  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].value, ((G_GUINT64_CONSTANT (8) << 30) + 12345) / 100 * 50 / 4096 * 4096);
+  /* 8G + 12345 bytes: a hundredth, times 50, down to a MiB. */
+  assert_int_equal (plan->limits[CORDON_LIMIT_MEMORY].value, ((G_GUINT64_CONSTANT (8) << 30) + 12345) / 100 * 50 >> 20 << 20);
   dirs = describe_dirs (plan);
-  assert_non_null (strstr (dirs, "memory.max=4294971392(memory) "));
+  assert_non_null (strstr (dirs, "memory.max=4294967296(memory) "));
   host->facts->cgroup.mem_total = 1000 << 20;
   refused = fixture_compile_text (host, "[limits]\nmemory=1%\n", &small);
   assert_null (refused);
@@ -390,17 +390,18 @@ test_resource_limits_takes_memory_as_a_share_of_the_host_s_ram (void **state)
   assert_int_equal (unknown->cgroup_dirs->len, 0);
 }
 
-/* memory=0 and pids=0 lift the limits of an included policy (trial's):
- * nothing is held, no cgroup made, no RLIMIT_NPROC set. */
+/* memory=none and pids=none lift the limits of an included policy
+ * (trial's): nothing is held, no cgroup made, no RLIMIT_NPROC set; the
+ * swap beside memory goes with it (swap= alone would be refused). */
 static void
-test_resource_limits_lifts_an_included_limit_with_0 (void **state)
+test_resource_limits_lifts_an_included_limit_with_none (void **state)
 {
   FixtureHost *host = *state;
-  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonPlan) plan = NULL, swap = NULL;
 
   fixture_host_set_cgroup_delegated (host, DELEGATED_PARENT, DELEGATED_OWN, V2_CONTROLLERS, TRUE);
   host->facts->cgroup.mem_total = G_GUINT64_CONSTANT (8) << 30;
-  plan = fixture_compile_ok (host, "[namespaces]\nunshare=user;pid\n[limits]\nmemory=0\npids=0\n");
+  plan = fixture_compile_ok (host, "[policy]\ninclude=trial\n[limits]\nmemory=none\npids=none\n");
   for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
     {
       assert_false (plan->limits[i].set);
@@ -410,6 +411,33 @@ test_resource_limits_lifts_an_included_limit_with_0 (void **state)
   assert_int_equal (plan->cgroup_mechanism, CORDON_CGROUP_NONE);
   assert_int_equal (plan->cgroup_dirs->len, 0);
   assert_false (plan->rlimits[CORDON_RLIMIT_NPROC].set);
+  swap = fixture_compile_ok (host, "[limits]\nswap=1G\nmemory=none\n");
+  assert_false (swap->limits[CORDON_LIMIT_SWAP].set);
+  assert_int_equal (swap->cgroup_dirs->len, 0);
+}
+
+/* enforce=best-effort covers the limits of its own file and of what it
+ * includes: trial's own run without a cgroup, named; a memory= of the
+ * policy that includes trial (or an override) stays required unless that
+ * policy says best-effort itself. */
+static void
+test_resource_limits_softens_only_the_limits_best_effort_covers (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) trial = NULL, own = NULL, softened = NULL;
+  g_autoptr(GError) error = NULL;
+
+  host_has_no_cgroup (host, NO_CGROUP);
+  host->facts->cgroup.mem_total = G_GUINT64_CONSTANT (8) << 30;
+  trial = fixture_compile_ok (host, "[policy]\ninclude=trial\n");
+  assert_true (trial->limits[CORDON_LIMIT_MEMORY].best_effort);
+  assert_string_equal (trial->limits[CORDON_LIMIT_MEMORY].unheld, NO_CGROUP);
+  own = fixture_compile_text (host, "[policy]\ninclude=trial\n[limits]\nmemory=2G\n", &error);
+  assert_null (own);
+  assert_refused (error, CORDON_ERROR_HOST, "test.policy:4:8: [limits] memory cannot be held on this host: " NO_CGROUP);
+  softened = fixture_compile_ok (host, "[policy]\ninclude=trial\n[limits]\nmemory=2G\nenforce=best-effort\n");
+  assert_true (softened->limits[CORDON_LIMIT_MEMORY].best_effort);
+  assert_int_equal (softened->limits[CORDON_LIMIT_MEMORY].held_by, CORDON_HELD_NOT);
 }
 
 /* A host that said nothing of its cgroups still refuses, with a reason. */
@@ -690,7 +718,8 @@ main (void)
     T (test_resource_limits_leaves_cpu_unheld_where_the_delegated_cgroup_does_not_enable_it),
     T (test_resource_limits_makes_no_delegated_cgroup_for_a_policy_without_limits),
     T (test_resource_limits_takes_memory_as_a_share_of_the_host_s_ram),
-    T (test_resource_limits_lifts_an_included_limit_with_0),
+    T (test_resource_limits_lifts_an_included_limit_with_none),
+    T (test_resource_limits_softens_only_the_limits_best_effort_covers),
     T (test_resource_limits_refuses_memory_no_cgroup_holds_at_its_rule),
     T (test_resource_limits_refuses_with_a_reason_where_the_host_gave_none),
     T (test_resource_limits_names_what_best_effort_leaves_unheld),

@@ -172,7 +172,7 @@ add_to_plan (Input *in,
              const char *value,
              guint line)
 {
-  CordonItem item = { fields[f].rule, NULL, 0, rule_at (line) };
+  CordonItem item = { fields[f].rule, NULL, 0, rule_at (line), 0 };
 
   if (fields[f].kind == FIELD_OP)
     cordon_plan_add_op (in->plan, fields[f].op, "/dev/null", value, &item, value);
