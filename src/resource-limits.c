@@ -9,8 +9,9 @@
  * policy's values in its limit files; pids falls back to
  * RLIMIT_NPROC where the sandbox has a user namespace of its own and is
  * not host root (the kernel counts it per user there). A limit nothing
- * holds stops the run under enforce=required, and is a named degradation
- * under best-effort: never a limit that silently bounds nothing. */
+ * holds stops the run, unless an enforce=best-effort of its own file or
+ * of a policy that includes it covers it: then it is a named degradation.
+ * Never a limit that silently bounds nothing. */
 #include "config.h"
 
 #include <linux/capability.h>
@@ -402,14 +403,16 @@ enforce_limits (CordonPlan *plan,
     {
       const CordonLimit *l = &plan->limits[i];
       const CordonKeyInfo *info = cordon_key_info (l->key);
+      const CordonLocation *rule = l->rule.file != NULL ? &l->rule : &plan->limits[CORDON_LIMIT_MEMORY].rule;
 
       if (l->unheld == NULL || l->best_effort)
         continue;
-      cordon_error_set_at (error, l->rule.file != NULL ? &l->rule : &plan->limits[CORDON_LIMIT_MEMORY].rule,
-                           CORDON_ERROR_HOST, "[limits] %s%s cannot be held on this host: %s "
-                           "(enforce=best-effort runs without it, named as a degradation)",
-                           info->name, l->rule.file != NULL ? "" : "=0 (the default beside memory=)",
-                           l->unheld);
+      /* An override's text has no enforce= of its own to soften it. */
+      cordon_error_set_at (error, rule, CORDON_ERROR_HOST, "[limits] %s%s cannot be held on this host: %s (%s)",
+                           info->name, l->rule.file != NULL ? "" : "=0 (the default beside memory=)", l->unheld,
+                           g_strcmp0 (rule->file, "<command line>") == 0
+                           ? "an override is held or stops the run: leave it out to run without it"
+                           : "enforce=best-effort runs without it, named as a degradation");
       return FALSE;
     }
   return TRUE;
