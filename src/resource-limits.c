@@ -312,7 +312,8 @@ add_settings (CordonPlan *plan,
 
 /* One cgroup in each v1 hierarchy cordon may write (co-mounted
  * controllers share one), its limits and the counters read afterwards;
- * made whenever a cgroup holds any limit, so that each counter is had. */
+ * made whenever a cgroup holds any limit, so that each counter is had
+ * (the cpu hierarchy's only for cpu=). */
 static void
 add_cgroup_dirs (CordonPlan *plan,
                  const CordonHostFacts *facts)
@@ -328,6 +329,10 @@ add_cgroup_dirs (CordonPlan *plan,
       CordonCgroupDir *dir = NULL;
 
       if (!usable (facts, c))
+        continue;
+      /* The cpu hierarchy has no counter of ours: without cpu= a cgroup
+       * there would hold nothing and cost a move in and out. */
+      if (c == CORDON_CONTROLLER_CPU && plan->limits[CORDON_LIMIT_CPU].held_by != CORDON_HELD_CGROUP)
         continue;
       for (guint d = 0; d < plan->cgroup_dirs->len && dir == NULL; d++)
         if (g_str_equal (((CordonCgroupDir *) g_ptr_array_index (plan->cgroup_dirs, d))->parent,

@@ -158,6 +158,33 @@ test_resource_limits_gives_each_dir_its_controllers (void **state)
   assert_int_equal (dir->controllers, (1u << CORDON_CONTROLLER_CPU) | (1u << CORDON_CONTROLLER_CPUACCT));
 }
 
+/* Without cpu= the cpu hierarchy gets no cgroup: it would set and count
+ * nothing, and each cgroup is a move in and out at every launch. Where
+ * cpu is mounted with cpuacct, the counting one is still made. */
+static void
+test_resource_limits_makes_no_cpu_cgroup_without_cpu (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autoptr(CordonPlan) co = NULL;
+  g_autofree char *dirs = NULL;
+  const CordonCgroupDir *dir;
+
+  host_has_v1 (host, MEMORY_PARENT, PIDS_PARENT, CPU_PARENT, CPUACCT_PARENT);
+  plan = fixture_compile_ok (host, "[limits]\nmemory=64M\npids=100\n");
+  dirs = describe_dirs (plan);
+  assert_string_equal (dirs,
+                       MEMORY_PARENT ": memory.limit_in_bytes=67108864(memory) | memory.max_usage_in_bytes memory.oom_control\n"
+                       PIDS_PARENT ": pids.max=100(pids) | pids.events\n"
+                       CPUACCT_PARENT ": | cpuacct.usage\n");
+  host_has_v1 (host, MEMORY_PARENT, NULL, CO_PARENT, CO_PARENT);
+  co = fixture_compile_ok (host, "[limits]\nmemory=64M\n");
+  assert_int_equal (co->cgroup_dirs->len, 2);
+  dir = g_ptr_array_index (co->cgroup_dirs, 1);
+  assert_string_equal (dir->parent, CO_PARENT);
+  assert_int_equal (dir->controllers, 1u << CORDON_CONTROLLER_CPUACCT);
+}
+
 /* cpu,cpuacct mounted together: one cgroup holds the quota and counts. */
 static void
 test_resource_limits_makes_one_dir_for_co_mounted_controllers (void **state)
@@ -710,6 +737,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     T (test_resource_limits_writes_each_limit_in_its_v1_hierarchy),
     T (test_resource_limits_gives_each_dir_its_controllers),
+    T (test_resource_limits_makes_no_cpu_cgroup_without_cpu),
     T (test_resource_limits_makes_one_dir_for_co_mounted_controllers),
     T (test_resource_limits_writes_each_limit_in_one_cgroup_below_the_delegated_one),
     T (test_resource_limits_writes_no_swap_file_where_v2_does_not_account_swap),
