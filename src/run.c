@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "cgroup-prime.h"
 #include "policy-check.h"
 #include "policy-parse.h"
 #include "policy-source.h"
@@ -530,6 +531,8 @@ cordon_run_prepare (CordonRun *run,
     {
       return show_own_dirs (run, options) && probe_to_show (run, options);
     }
+  /* The keeper's move will be cheap if one is made now (cgroup-prime.h). */
+  cordon_cgroup_prime (run->plan);
   if (!check_report (run) || !check_launchable (run) || !probe (run, options))
     return FALSE;
   {
