@@ -18,6 +18,7 @@
 #include "identity.h"
 #include "resource-limits.h"
 #include "path-util.h"
+#include "protect.h"
 #include "policy-vars.h"
 #include "sockets.h"
 
@@ -841,33 +842,6 @@ add_masks (Compiler *c,
  * directory that is absent, or reached through a symlink, below a
  * writable bind cannot be held so: the plan records it, and the run is
  * refused (plan->unprotected_dir). */
-/* Mounts added after the step's own would hide the deeper ones below
- * them (invariant 6: a read-only bind of ~/.config/git under the new bind
- * of ~/.config): each mount of the step below `top`, but not below the
- * protected `dir`, is made again after them, in its order. */
-static void
-remount_below (Compiler *c,
-               const char *top,
-               const char *dir,
-               guint before)
-{
-  for (guint i = 0; i < before; i++)
-    {
-      const CordonOp *op = g_ptr_array_index (c->plan->ops, i);
-      CordonOp *copy;
-
-      if ((op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_RO_BIND && op->kind != CORDON_OP_TMPFS)
-          || !cordon_path_is_ancestor (top, op->dest, FALSE) || cordon_path_is_ancestor (dir, op->dest, TRUE))
-        continue;
-      copy = g_new0 (CordonOp, 1);
-      *copy = *op;
-      copy->src = g_strdup (op->src);
-      copy->dest = g_strdup (op->dest);
-      copy->why = g_strdup (op->why);
-      g_ptr_array_add (c->plan->ops, copy);
-    }
-}
-
 static void
 protect_dir (Compiler *c,
              const char *dir)
@@ -914,7 +888,7 @@ protect_dir (Compiler *c,
     }
   cordon_plan_add_op (c->plan, CORDON_OP_RO_BIND, dir, dir, NULL,
                       "cordon's own directory, read-only under a writable bind");
-  remount_below (c, between->len > 0 ? g_ptr_array_index (between, 0) : dir, dir, before);
+  cordon_plan_remount_below (c->plan, between->len > 0 ? g_ptr_array_index (between, 0) : dir, dir, before);
 }
 
 /* Each directory as cordon names it and, where a symlink above it makes
@@ -1124,7 +1098,14 @@ add_settings (Compiler *c)
   GPtrArray *deny = cordon_policy_get_list (c->policy, CORDON_KEY_SECCOMP_DENY);
   const CordonItem *description = scalar_item (c, CORDON_KEY_POLICY_DESCRIPTION);
 
+  const CordonItem *on_finding = scalar_item (c, CORDON_KEY_AUDIT_ON_FINDING);
+
   plan->timeout = (guint64) cordon_policy_get_num (c->policy, CORDON_KEY_LIMITS_TIMEOUT);
+  plan->audit = cordon_policy_get_num (c->policy, CORDON_KEY_AUDIT_WALK) != 0;
+  plan->audit_mode = (CordonAuditMode) cordon_policy_get_num (c->policy, CORDON_KEY_AUDIT_ON_FINDING);
+  plan->audit_max = (guint) cordon_policy_get_num (c->policy, CORDON_KEY_AUDIT_MAX_ENTRIES);
+  if (on_finding != NULL)
+    plan->audit_rule = on_finding->loc;
   plan->seccomp = (CordonSeccompProfile) cordon_policy_get_num (c->policy, CORDON_KEY_SECCOMP_PROFILE);
   for (guint i = 0; i < allow->len; i++)
     g_ptr_array_add (plan->seccomp_allow, g_strdup (((CordonItem *) g_ptr_array_index (allow, i))->text));
@@ -1229,13 +1210,16 @@ cordon_compile_with (const CordonPolicy *policy,
   if (!add_root (&c, error))
     return NULL;
   add_proc_dev (&c);
-  if (!add_mounts (&c, error))
+  if (!add_mounts (&c, error) || !cordon_protect_compile (plan, policy, facts, error))
     return NULL;
   add_protected_dirs (&c);
   /* Before the limits: what the sandbox's filter lets through decides
    * whether a cgroup of the caller's can hold them. */
   add_settings (&c);
-  if (!add_masks (&c, error) || !add_chdir (&c, error)
+  if (!add_masks (&c, error))
+    return NULL;
+  cordon_protect_drop_masked (plan);
+  if (!add_chdir (&c, error)
       || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error)
       || !cordon_resource_limits_compile (plan, policy, facts, error))
     return NULL;

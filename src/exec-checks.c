@@ -187,11 +187,26 @@ check_read_only (CordonChecker *ck,
   const char *id = arg[0], *path = arg[1];
   char probe[4200];
   struct statvfs vfs;
+  struct stat st;
   int fd;
 
   if (statvfs (path, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
     {
       result (ck, id, 0, 0, "not mounted read-only");
+      return;
+    }
+  /* A file (a protected one under a writable bind): opening it for
+   * writing is the attempt; nothing is written. */
+  if (stat (path, &st) == 0 && S_ISREG (st.st_mode))
+    {
+      fd = open (path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      if (fd >= 0)
+        {
+          close (fd);
+          result (ck, id, 0, 0, "opens for writing");
+          return;
+        }
+      result (ck, id, 1, errno, "");
       return;
     }
   snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", strcmp (path, "/") == 0 ? "" : path,
@@ -202,6 +217,32 @@ check_read_only (CordonChecker *ck,
       close (fd);
       unlink (probe);
       result (ck, id, 0, 0, "a file could be created");
+      return;
+    }
+  result (ck, id, 1, errno, "");
+}
+
+/* A protected path, or a directory above one, under a writable bind: a
+ * mount point, so that nothing can be put in its place. rename() is the
+ * attempt, undone should it succeed. */
+static void
+check_pinned (CordonChecker *ck,
+              char * const *arg)
+{
+  const char *id = arg[0], *path = arg[1];
+  char aside[4200];
+  struct stat st;
+
+  if (lstat (path, &st) != 0)
+    {
+      result (ck, id, 0, errno, "is missing");
+      return;
+    }
+  snprintf (aside, sizeof aside, "%s.cordon-verify-%d", path, (int) getpid ());
+  if (rename (path, aside) == 0)
+    {
+      (void) rename (aside, path);
+      result (ck, id, 0, 0, "could be renamed");
       return;
     }
   result (ck, id, 1, errno, "");
@@ -511,6 +552,7 @@ static void (* const spec_run[CORDON_SPEC_MAX]) (CordonChecker *ck, char * const
   [CORDON_SPEC_OUTSIDE_SHOWN] = set_outside_shown,
   [CORDON_SPEC_CAPEFF] = set_capeff,
   [CORDON_SPEC_CGROUP] = check_cgroup,
+  [CORDON_SPEC_PINNED] = check_pinned,
 };
 
 void

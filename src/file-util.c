@@ -165,3 +165,49 @@ cordon_file_replace_at (int dir_fd,
     return replace_by_rename (dir_fd, base, data, len, mode, error);
   return err == 0 || fail (error, base, err);
 }
+
+char *
+cordon_file_read_small_at (int dir_fd,
+                           const char *name,
+                           gsize max,
+                           gsize *len,
+                           gboolean *too_big)
+{
+  int fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
+  char *buf;
+  gsize got = 0;
+
+  if (too_big != NULL)
+    *too_big = FALSE;
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return NULL;
+    }
+  buf = g_malloc (max + 2);
+  while (got <= max)
+    {
+      ssize_t n = read (fd, buf + got, max + 1 - got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += (gsize) n;
+    }
+  close (fd);
+  if (got > max)
+    {
+      if (too_big != NULL)
+        *too_big = TRUE;
+      g_free (buf);
+      return NULL;
+    }
+  buf[got] = '\0';
+  if (len != NULL)
+    *len = got;
+  return buf;
+}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* file-util: writing a file whole or not at all; reading an fd to its end. */
+/* file-util: writing a file whole or not at all; reading an fd to its end;
+ * reading a small regular file a sandbox may have written. */
 #pragma once
 
 #include <glib.h>
@@ -13,6 +14,17 @@ gboolean cordon_file_write_all (int fd,
 
 GBytes *cordon_file_read_fd (int fd,
                               GError **error);
+
+/* `name` below `dir_fd` (AT_FDCWD: a path), if it is a regular file of at
+ * most `max` bytes: opened without following a symlink at the end and
+ * without blocking (a FIFO is never waited on), NUL-terminated, its
+ * length in *len. NULL otherwise; *too_big (may be NULL) says it was
+ * longer. */
+char *cordon_file_read_small_at (int dir_fd,
+                                 const char *name,
+                                 gsize max,
+                                 gsize *len,
+                                 gboolean *too_big);
 
 gboolean cordon_file_replace_at (int dir_fd,
                                  const char *base,

@@ -6,12 +6,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file-util.h"
 #include "host-facts.h"
 #include "host-identity.h"
 #include "mount-table.h"
@@ -188,6 +190,8 @@ cordon_host_facts_new (const char *sysroot,
   facts->paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, path_info_free);
   facts->globs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                         (GDestroyNotify) g_ptr_array_unref);
+  facts->gitdirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) g_ptr_array_unref);
   return g_steal_pointer (&facts);
 }
 
@@ -221,6 +225,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
     g_hash_table_unref (facts->paths);
   if (facts->globs != NULL)
     g_hash_table_unref (facts->globs);
+  if (facts->gitdirs != NULL)
+    g_hash_table_unref (facts->gitdirs);
   if (facts->unix_paths != NULL)
     g_ptr_array_unref (facts->unix_paths);
   if (facts->abstract_sockets != NULL)
@@ -656,6 +662,130 @@ cordon_host_facts_stat_ancestors (CordonHostFacts *facts,
   cordon_host_facts_stat (facts, "/");
 }
 
+/* A path and the directories between `top` and it. */
+static void
+stat_below (CordonHostFacts *facts,
+            const char *top,
+            const char *path)
+{
+  for (g_autofree char *p = g_strdup (path); strlen (p) > strlen (top);)
+    {
+      char *parent = g_path_get_dirname (p);
+
+      cordon_host_facts_stat (facts, p);
+      g_free (p);
+      p = parent;
+    }
+}
+
+/* What a .git file names: "gitdir: PATH" (relative to the file's
+ * directory), and the commondir file there (relative to the gitdir); each
+ * with every symlink resolved, as git resolves them. */
+static GPtrArray *
+read_gitdirs (const CordonHostFacts *facts,
+              const char *dot_git)
+{
+  g_autofree char *real = g_strconcat (facts->sysroot, dot_git, NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *common = NULL;
+  g_autofree char *base = g_path_get_dirname (dot_git);
+  GPtrArray *dirs = g_ptr_array_new_with_free_func (g_free);
+  char *gitdir;
+
+  /* The sandbox may have written it, or what it names: a regular file,
+   * small, or nothing (never a FIFO to block on, nor /dev/zero). */
+  text = cordon_file_read_small_at (AT_FDCWD, real, 4096, NULL, NULL);
+  if (text == NULL || !g_str_has_prefix (text, "gitdir:"))
+    return dirs;
+  gitdir = g_canonicalize_filename (g_strstrip (text + strlen ("gitdir:")), base);
+  g_ptr_array_add (dirs, resolve_path (facts, gitdir));
+  g_free (gitdir);
+  g_free (real);
+  real = g_strconcat (facts->sysroot, g_ptr_array_index (dirs, 0), "/commondir", NULL);
+  if ((common = cordon_file_read_small_at (AT_FDCWD, real, 4096, NULL, NULL)) != NULL)
+    {
+      g_autofree char *dir = g_canonicalize_filename (g_strstrip (common), g_ptr_array_index (dirs, 0));
+
+      g_ptr_array_add (dirs, resolve_path (facts, dir));
+    }
+  return dirs;
+}
+
+void
+cordon_host_facts_scan_protected (CordonHostFacts *facts,
+                                  const char *bind,
+                                  GPtrArray *entries)
+{
+  g_autofree char *dot_git = g_build_filename (bind, ".git", NULL);
+  const CordonPathInfo *info;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      g_autofree char *path = g_build_filename (bind, g_ptr_array_index (entries, i), NULL);
+
+      stat_below (facts, bind, path);
+    }
+  cordon_host_facts_stat (facts, dot_git);
+  info = cordon_host_facts_lookup (facts, dot_git);
+  if (info->kind != CORDON_PATH_FILE || g_hash_table_contains (facts->gitdirs, dot_git))
+    return;
+  {
+    GPtrArray *dirs = read_gitdirs (facts, dot_git);
+
+    g_hash_table_insert (facts->gitdirs, g_strdup (dot_git), dirs);
+    for (guint d = 0; d < dirs->len; d++)
+      for (guint i = 0; i < entries->len; i++)
+        {
+          const char *entry = g_ptr_array_index (entries, i);
+          g_autofree char *path = NULL;
+
+          if (!g_str_has_prefix (entry, ".git/"))
+            continue;
+          path = g_build_filename (g_ptr_array_index (dirs, d), entry + strlen (".git/"), NULL);
+          cordon_host_facts_stat (facts, g_ptr_array_index (dirs, d));
+          stat_below (facts, g_ptr_array_index (dirs, d), path);
+          cordon_host_facts_stat_ancestors (facts, path);
+        }
+  }
+}
+
+GPtrArray *
+cordon_host_facts_gitdirs (const CordonHostFacts *facts,
+                           const char *dot_git)
+{
+  return g_hash_table_lookup (facts->gitdirs, dot_git);
+}
+
+/* Each writable bind's protected paths (cordon_host_facts_scan_protected). */
+static void
+scan_protected (CordonHostFacts *facts,
+                const CordonVars *vars,
+                const CordonPolicy *policy)
+{
+  static const CordonKey binds[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
+  g_autoptr(GPtrArray) items = cordon_policy_get_protected (policy);
+  g_autoptr(GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+
+  if (items->len == 0)
+    return;
+  for (guint i = 0; i < items->len; i++)
+    g_ptr_array_add (entries, cordon_protect_entry_path (g_ptr_array_index (items, i)));
+  for (guint k = 0; k < G_N_ELEMENTS (binds); k++)
+    {
+      GPtrArray *list = cordon_policy_get_list (policy, binds[k]);
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          const CordonItem *it = g_ptr_array_index (list, i);
+          g_autofree char *expanded = cordon_vars_expand (it->text, vars, NULL);
+          g_autofree char *bind = expanded != NULL ? cordon_path_normalize (expanded) : NULL;
+
+          if (bind != NULL)
+            cordon_host_facts_scan_protected (facts, bind, entries);
+        }
+    }
+}
+
 /* The directories above every path known so far, and above the helper:
  * compile decides from them what the sandbox's host user can reach. */
 static void
@@ -728,6 +858,7 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
             scan_socket_entry (facts, &vars, entry);
         }
     }
+  scan_protected (facts, &vars, policy);
   listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
   if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
     cordon_host_facts_read_unix_sockets (facts);

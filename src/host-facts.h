@@ -69,6 +69,8 @@ typedef struct
   char *bwrap_path;
   GHashTable *paths;        /* host path -> CordonPathInfo */
   GHashTable *globs;        /* pattern -> GPtrArray of matching paths, sorted */
+  GHashTable *gitdirs;      /* a .git file below a writable bind -> GPtrArray of the repository
+                             * directories it names (its gitdir, then that one's commondir) */
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
   GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
   gboolean unix_unreadable;  /* /proc/net/unix could not be read */
@@ -125,6 +127,16 @@ void cordon_host_facts_scan_policy (CordonHostFacts *facts,
                                     const CordonPolicy *policy);
 const CordonPathInfo *cordon_host_facts_lookup (const CordonHostFacts *facts,
                                                 const char *path);
+/* [filesystem] protect=: each entry below each writable bind, the
+ * directories on the way, and, where the bind's .git is a file, the
+ * repository directories it names (gitdirs) and the entries below
+ * them. */
+void cordon_host_facts_scan_protected (CordonHostFacts *facts,
+                                       const char *bind,
+                                       GPtrArray *entries);
+/* The repository directories `dot_git` (a .git file) names, or NULL. */
+GPtrArray *cordon_host_facts_gitdirs (const CordonHostFacts *facts,
+                                      const char *dot_git);
 GPtrArray *cordon_host_facts_glob_matches (const CordonHostFacts *facts,
                                            const char *pattern);
 const char *cordon_host_facts_getenv (const CordonHostFacts *facts,

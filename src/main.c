@@ -150,6 +150,22 @@ tell_degraded (const char *what,
   fprintf (stderr, "cordon: degraded: %s\n", what);
 }
 
+/* A finding of the audit after the run: its path and what it is (the
+ * command's output has come before it). */
+static void
+tell_finding (const CordonPlanted *finding,
+              gpointer data)
+{
+  /* The names are the sandbox's: no byte of them reaches the terminal raw. */
+  g_autofree char *path = g_strescape (finding->path, NULL);
+  g_autofree char *moved = finding->quarantined != NULL ? g_strescape (finding->quarantined, NULL) : NULL;
+
+  if (moved != NULL)
+    fprintf (stderr, "cordon: audit: %s: %s (moved to %s)\n", path, finding->what, moved);
+  else
+    fprintf (stderr, "cordon: audit: %s: %s\n", path, finding->what);
+}
+
 /* The options of the commands that prepare a run, and main's own. */
 typedef struct
 {
@@ -191,6 +207,7 @@ run_args_for (CordonRunPurpose purpose)
   a.o.environ = (const char * const *) environ;
   a.o.diagnostics = tell_diagnostics;
   a.o.degraded = tell_degraded;
+  a.o.finding = tell_finding;
   return a;
 }
 
@@ -377,6 +394,7 @@ cmd_run (int argc,
     { "memory", 0, 0, G_OPTION_ARG_STRING, &a.o.memory, "Bound the sandbox's memory for this run ([limits] memory)", "SIZE" },
     { "pids", 0, 0, G_OPTION_ARG_STRING, &a.o.pids, "Bound its processes for this run ([limits] pids)", "N" },
     { "no-verify", 0, 0, G_OPTION_ARG_NONE, &a.o.no_verify, "Skip the verification of the sandbox (a degradation)", NULL },
+    { "no-audit", 0, 0, G_OPTION_ARG_NONE, &a.o.no_audit, "Skip the audit of the writable paths after the run (a degradation)", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = run_context (&a, "-- COMMAND [ARG...]", "Run a command in the sandbox of a policy.",

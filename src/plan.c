@@ -216,6 +216,33 @@ cordon_plan_cover (const CordonPlan *plan,
   return best;
 }
 
+/* Mounts added after the step's own would hide the deeper ones below
+ * them (invariant 6: a read-only bind of ~/.config/git under the new bind
+ * of ~/.config): each mount of the step below `top`, but not below the
+ * protected `dir`, is made again after them, in its order. */
+void
+cordon_plan_remount_below (CordonPlan *plan,
+                           const char *top,
+                           const char *dir,
+                           guint before)
+{
+  for (guint i = 0; i < before; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      CordonOp *copy;
+
+      if ((op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_RO_BIND && op->kind != CORDON_OP_TMPFS)
+          || !cordon_path_is_ancestor (top, op->dest, FALSE) || cordon_path_is_ancestor (dir, op->dest, TRUE))
+        continue;
+      copy = g_new0 (CordonOp, 1);
+      *copy = *op;
+      copy->src = g_strdup (op->src);
+      copy->dest = g_strdup (op->dest);
+      copy->why = g_strdup (op->why);
+      g_ptr_array_add (plan->ops, copy);
+    }
+}
+
 /* The host paths bound writable, NULL-terminated (the plan keeps the
  * strings): where a sandbox may have left something for cordon. */
 GPtrArray *

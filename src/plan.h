@@ -77,6 +77,7 @@ typedef struct
   CordonKey key;              /* CORDON_KEY_INVALID for built-in ops */
   CordonLocation rule;        /* rule.file NULL for built-in ops and defaults */
   char *why;                  /* one line, for explain */
+  gboolean pinned;            /* a mount point the sandbox must not rename or remove: verified */
 } CordonOp;
 
 typedef struct
@@ -182,6 +183,10 @@ typedef struct
   CordonLimit limits[CORDON_LIMIT_MAX];
   CordonEnforce enforce;      /* [limits] enforce */
   CordonLocation enforce_rule;/* file NULL for its default */
+  gboolean audit;             /* [audit] walk */
+  CordonAuditMode audit_mode; /* [audit] on-finding */
+  CordonLocation audit_rule;  /* its rule; file NULL for the default */
+  guint audit_max;            /* [audit] max-entries */
   CordonCgroupMechanism cgroup_mechanism; /* NONE: the plan makes no cgroup */
   GPtrArray *cgroup_dirs;     /* CordonCgroupDir, the keeper makes them in order */
   CordonSeccompProfile seccomp;
@@ -244,6 +249,13 @@ gboolean cordon_plan_has_op (const CordonPlan *plan,
                              CordonOpKind kind);
 gboolean cordon_plan_has_stage (const CordonPlan *plan,
                                 CordonStageKind kind);
+/* Mounts added after a step's own would hide the deeper ones below them
+ * (invariant 6): each op of plan->ops[0..before) below `top` but not
+ * below `dir` is made again, at the end, in its order. */
+void cordon_plan_remount_below (CordonPlan *plan,
+                                const char *top,
+                                const char *dir,
+                                guint before);
 const CordonOp *cordon_plan_cover (const CordonPlan *plan,
                                    const char *path,
                                    const CordonOp *except);

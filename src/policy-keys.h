@@ -38,6 +38,10 @@
      "like read-only, skipped where absent") \
   K (FS_TMPFS, "filesystem", "tmpfs", TRUE, PATH, NULL, 0, 0, \
      "empty scratch tmpfs mounts") \
+  K (FS_PROTECT, "filesystem", "protect", TRUE, REL_PATH, NULL, 0, 0, \
+     "paths below each writable bind kept read-only (a repository's hooks and config)") \
+  K (FS_UNPROTECT, "filesystem", "unprotect", TRUE, REL_PATH, NULL, 0, 0, \
+     "protect= paths of included policies left writable") \
   K (SOCKETS_MASK, "sockets", "mask", TRUE, SOCKET, NULL, 0, 0, \
      "host sockets made unreachable") \
   K (SOCKETS_MASK_LISTENING, "sockets", "mask-listening", FALSE, BOOL, NULL, FALSE, 0, \
@@ -80,6 +84,12 @@
      "the CPU time they may take, as a share of one CPU (200% is two)") \
   K (LIMITS_ENFORCE, "limits", "enforce", FALSE, ENUM, CORDON_WORDS ("required", "best-effort"), \
      CORDON_ENFORCE_REQUIRED, 0, "what a limit the host cannot hold does: stop the run, or a named degradation") \
+  K (AUDIT_WALK, "audit", "walk", FALSE, BOOL, NULL, TRUE, 0, \
+     "after the run, walk the writable paths for what the sandbox left the host") \
+  K (AUDIT_ON_FINDING, "audit", "on-finding", FALSE, ENUM, CORDON_WORDS ("warn", "fail", "quarantine"), \
+     CORDON_AUDIT_WARN, 0, "what a finding does: named, the run failed (125), or moved aside") \
+  K (AUDIT_MAX_ENTRIES, "audit", "max-entries", FALSE, UINT, NULL, 200000, 100000000, \
+     "the entries the walk looks at, at most") \
   K (SECCOMP_PROFILE, "seccomp", "profile", FALSE, ENUM, CORDON_WORDS ("default", "none", "strict"), \
      CORDON_SECCOMP_DEFAULT, 0, "the system-call filter of the sandbox") \
   K (SECCOMP_ALLOW, "seccomp", "allow", TRUE, SYSCALL, NULL, 0, 0, \

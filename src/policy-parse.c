@@ -303,6 +303,50 @@ check_path (ParseState *st,
   return TRUE;
 }
 
+/* Below each writable bind: relative, each component a plain name (no
+ * ".", "..", empty one, variable or glob), so it names one path in each
+ * and never one outside. */
+static gboolean
+check_rel_path (ParseState *st,
+                const CordonKeyInfo *info,
+                guint line,
+                const RawValue *raw)
+{
+  const char *text = raw->text->str;
+  g_auto(GStrv) parts = g_strsplit (text, "/", -1);
+  gsize offset = 0;
+
+  if (text[0] == '/')
+    {
+      diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
+               "[%s] %s names a path below each writable bind: write it relative, "
+               "such as .git/hooks", info->section, info->name);
+      return FALSE;
+    }
+  for (guint i = 0; parts[i] != NULL; offset += strlen (parts[i]) + 1, i++)
+    {
+      const char *why = NULL;
+
+      if (parts[i][0] == '\0' && i > 0 && parts[i + 1] == NULL)
+        break;   /* a trailing '/': a directory */
+      if (parts[i][0] == '\0')
+        why = "an empty component";
+      else if (g_str_equal (parts[i], ".") || g_str_equal (parts[i], ".."))
+        why = "a '.' or '..' component";
+      else if (strchr (parts[i], '$') != NULL)
+        why = "a variable (it is relative to each writable bind)";
+      else if (cordon_path_has_glob (parts[i]))
+        why = "glob characters";
+      if (why != NULL)
+        {
+          diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, offset, 1),
+                   "'%s' in [%s] %s has %s; name the path itself", text, info->section, info->name, why);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 check_socket (ParseState *st,
               const CordonKeyInfo *info,
@@ -647,6 +691,8 @@ check_value (ParseState *st,
       return check_path (st, info, line, raw, FALSE);
     case CORDON_VALUE_PATH_GLOB:
       return check_path (st, info, line, raw, TRUE);
+    case CORDON_VALUE_REL_PATH:
+      return check_rel_path (st, info, line, raw);
     case CORDON_VALUE_SOCKET:
       return check_socket (st, info, line, raw);
     case CORDON_VALUE_SYSCALL:

@@ -244,3 +244,41 @@ cordon_policy_get_namespaces (const CordonPolicy *policy)
 {
   return namespace_bits (policy, CORDON_KEY_NS_UNSHARE) & ~namespace_bits (policy, CORDON_KEY_NS_SHARE);
 }
+
+char *
+cordon_protect_entry_path (const CordonItem *item)
+{
+  gsize len = strlen (item->text);
+
+  return g_strndup (item->text, len > 1 && item->text[len - 1] == '/' ? len - 1 : len);
+}
+
+GPtrArray *
+cordon_policy_get_protected (const CordonPolicy *policy)
+{
+  GPtrArray *protect = cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT);
+  GPtrArray *unprotect = cordon_policy_get_list (policy, CORDON_KEY_FS_UNPROTECT);
+  GPtrArray *kept = g_ptr_array_new ();
+
+  for (guint i = 0; i < protect->len; i++)
+    {
+      g_autofree char *path = cordon_protect_entry_path (g_ptr_array_index (protect, i));
+      gboolean lifted = FALSE;
+
+      for (guint j = 0; j < unprotect->len && !lifted; j++)
+        {
+          g_autofree char *other = cordon_protect_entry_path (g_ptr_array_index (unprotect, j));
+
+          lifted = g_str_equal (path, other);
+        }
+      for (guint j = 0; j < kept->len && !lifted; j++)
+        {
+          g_autofree char *other = cordon_protect_entry_path (g_ptr_array_index (kept, j));
+
+          lifted = g_str_equal (path, other);
+        }
+      if (!lifted)
+        g_ptr_array_add (kept, g_ptr_array_index (protect, i));
+    }
+  return kept;
+}

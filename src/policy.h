@@ -35,6 +35,7 @@ typedef enum
   CORDON_VALUE_ENV_ASSIGN, /* list: NAME=VALUE (value may use ${VARS}) */
   CORDON_VALUE_PATH,       /* list: absolute path, ${VARS} allowed */
   CORDON_VALUE_PATH_GLOB,  /* list: like PATH, glob characters allowed */
+  CORDON_VALUE_REL_PATH,   /* list: a path below each writable bind: relative, plain components */
   CORDON_VALUE_SOCKET,     /* list: @catalog-name or PATH_GLOB */
   CORDON_VALUE_NAMESPACE,  /* list: user ipc pid net uts cgroup */
   CORDON_VALUE_SYSCALL,    /* list: a system call name libseccomp knows */
@@ -57,6 +58,7 @@ typedef enum { CORDON_SECCOMP_DEFAULT, CORDON_SECCOMP_NONE, CORDON_SECCOMP_STRIC
 #define CORDON_MEMORY_MIN (16u << 20)
 
 typedef enum { CORDON_ENFORCE_REQUIRED, CORDON_ENFORCE_BEST_EFFORT, CORDON_ENFORCE_MAX } CordonEnforce;
+typedef enum { CORDON_AUDIT_WARN, CORDON_AUDIT_FAIL, CORDON_AUDIT_QUARANTINE, CORDON_AUDIT_MAX } CordonAuditMode;
 typedef enum { CORDON_FALLBACK_REFUSE, CORDON_FALLBACK_HOST_RO, CORDON_FALLBACK_NONE, CORDON_FALLBACK_MAX } CordonProcFallback;
 
 typedef enum
@@ -133,6 +135,11 @@ gint64 cordon_policy_get_num (const CordonPolicy *policy,
 GPtrArray *cordon_policy_get_list (const CordonPolicy *policy,
                                    CordonKey key);
 guint cordon_policy_get_namespaces (const CordonPolicy *policy);
+/* [filesystem] protect= items no unprotect= names (a trailing '/' on
+ * either side ignored), in merge order, borrowed; and an entry's path
+ * without that '/', which marks a directory. */
+GPtrArray *cordon_policy_get_protected (const CordonPolicy *policy);
+char *cordon_protect_entry_path (const CordonItem *item);
 
 CordonItem *cordon_item_new (CordonKey key,
                              const char *text,

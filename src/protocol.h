@@ -116,6 +116,7 @@ typedef enum
   CORDON_SPEC_OUTSIDE_SHOWN,  /* outside-shown: processes outside show; none may be open */
   CORDON_SPEC_CAPEFF,         /* capeff HEX: the capabilities the policy keeps */
   CORDON_SPEC_CGROUP,         /* cgroup ID LEAF PARENT FILE|-: a cgroup of the sandbox's */
+  CORDON_SPEC_PINNED,         /* pinned ID PATH: a mount point under a writable bind */
   CORDON_SPEC_MAX
 } CordonSpecVerb;
 

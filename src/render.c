@@ -457,7 +457,12 @@ cordon_render_explain (const CordonPlan *plan,
                           proc_mode_name (plan->proc_mode),
                           proc_fallback_name (plan->proc_fallback), timeout,
                           cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
-  g_string_append_printf (out, "host user: %s\n\n", host_user);
+  g_string_append_printf (out, "host user: %s\n", host_user);
+  if (plan->audit)
+    g_string_append_printf (out, "after the run: the writable paths are audited (on-finding=%s, at most %u entries)\n\n",
+                            cordon_key_info (CORDON_KEY_AUDIT_ON_FINDING)->words[plan->audit_mode], plan->audit_max);
+  else
+    g_string_append (out, "after the run: no audit ([audit] walk=false)\n\n");
   explain_ops (out, plan, argv);
   explain_stage (out, plan);
   explain_limits (out, plan);

@@ -212,7 +212,7 @@ add_masked (JsonBuilder *b,
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
       g_autofree char *rule = NULL;
 
-      if (op->kind != CORDON_OP_MASK_FILE && op->kind != CORDON_OP_MASK_DIR)
+      if ((op->kind != CORDON_OP_MASK_FILE && op->kind != CORDON_OP_MASK_DIR) || op->pinned)
         continue;
       if (op->rule.file != NULL)
         rule = cordon_location_to_string (&op->rule);
@@ -420,6 +420,49 @@ add_durations (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
+/* The post-run audit: how far it walked, and "planted", what the
+ * sandbox left for the host (null: not audited). */
+static void
+add_audit (JsonBuilder *b,
+           const CordonReport *report)
+{
+  const CordonAudit *audit = report->audit;
+
+  json_builder_set_member_name (b, "audit");
+  if (audit == NULL)
+    json_builder_add_null_value (b);
+  else
+    {
+      json_builder_begin_object (b);
+      add_string (b, "on_finding", cordon_key_info (CORDON_KEY_AUDIT_ON_FINDING)->words[report->plan->audit_mode]);
+      json_builder_set_member_name (b, "entries");
+      json_builder_add_int_value (b, audit->entries);
+      json_builder_set_member_name (b, "complete");
+      json_builder_add_boolean_value (b, audit->complete);
+      json_builder_set_member_name (b, "duration_ms");
+      json_builder_add_double_value (b, (double) audit->duration_us / 1000.0);
+      json_builder_end_object (b);
+    }
+  json_builder_set_member_name (b, "planted");
+  if (audit == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (guint i = 0; i < audit->findings->len; i++)
+    {
+      const CordonPlanted *f = g_ptr_array_index (audit->findings, i);
+
+      json_builder_begin_object (b);
+      add_string (b, "path", f->path);
+      add_string (b, "what", f->what);
+      add_string (b, "quarantined", f->quarantined);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 /* --- public -------------------------------------------------------------- */
 
 char *
@@ -444,6 +487,7 @@ cordon_report_to_json (const CordonReport *report)
   add_limits (b, report->plan, report->cgroup_stats);
   add_verification (b, report->verify);
   add_run (b, report);
+  add_audit (b, report);
   add_failure (b, report);
   add_durations (b, report);
   json_builder_end_object (b);

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "audit.h"
 #include "plan.h"
 #include "policy.h"
 #include "probe.h"
@@ -27,7 +28,8 @@ typedef struct
   const CordonRunResult *result;/* NULL when the command never started */
   const CordonCgroupStats *cgroup_stats; /* the keeper's counters, NULL without cgroups */
   const CordonVerify *verify;   /* NULL without verification (--no-verify) */
-  const char *failure_reason;   /* usage | policy | host | probe | launch | NULL */
+  const CordonAudit *audit;     /* NULL when the writable paths were not walked after the run */
+  const char *failure_reason;   /* usage | policy | host | probe | launch | verify | audit | NULL */
   char *failure_message;
   int exit_status;
   guint64 compile_us;

@@ -7,14 +7,18 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cgroup-prime.h"
 #include "policy-check.h"
 #include "policy-parse.h"
 #include "policy-source.h"
 #include "launch.h"
+#include "path-util.h"
 #include "render.h"
 #include "resource-limits.h"
 #include "run.h"
@@ -24,7 +28,7 @@ const char *
 cordon_failure_name (CordonFailure failure)
 {
   static const char * const names[CORDON_FAILURE_MAX] = {
-    NULL, "usage", "policy", "host", "probe", "launch", "verify",
+    NULL, "usage", "policy", "host", "probe", "launch", "verify", "audit",
   };
 
   g_return_val_if_fail (failure < CORDON_FAILURE_MAX, NULL);
@@ -53,6 +57,7 @@ cordon_run_init (CordonRun *run)
 {
   memset (run, 0, sizeof *run);
   cordon_report_init (&run->report);
+  cordon_audit_init (&run->audit);
 }
 
 void
@@ -62,6 +67,11 @@ cordon_run_clear (CordonRun *run)
   g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
   g_clear_pointer (&run->verify, cordon_verify_free);
   cordon_cgroup_run_clear (&run->cgroups);
+  cordon_audit_clear (&run->audit);
+  for (guint i = 0; run->audit_fds != NULL && i < run->audit_fds->len; i++)
+    close (g_array_index (run->audit_fds, int, i));
+  g_clear_pointer (&run->audit_fds, g_array_unref);
+  g_clear_pointer (&run->audit_roots, g_ptr_array_unref);
   g_clear_pointer (&run->probe, cordon_probe_free);
   g_clear_pointer (&run->plan, cordon_plan_free);
   g_clear_pointer (&run->facts, cordon_host_facts_free);
@@ -86,6 +96,7 @@ run_finish (CordonRun *run,
   run->report.verify = run->verify;
   run->report.result = run->has_result ? &run->result : NULL;
   run->report.cgroup_stats = cordon_cgroup_run_any (&run->cgroups) ? &run->cgroups.stats : NULL;
+  run->report.audit = run->audited ? &run->audit : NULL;
   if (run->report_target != NULL && !cordon_report_write_target (&run->report, run->report_target, &error))
     run->report_error = g_strdup (error->message);
   return status;
@@ -537,7 +548,8 @@ cordon_run_prepare (CordonRun *run,
     return FALSE;
   {
     g_autoptr(GPtrArray) named = cordon_run_degradations (run->plan, &run->compile_options,
-                                                          options->no_verify, options->environ);
+                                                          options->no_verify, options->no_audit,
+                                                          options->environ);
 
     for (guint i = 0; i < named->len; i++)
       {
@@ -556,6 +568,7 @@ GPtrArray *
 cordon_run_degradations (const CordonPlan *plan,
                          const CordonCompileOptions *compile_options,
                          gboolean no_verify,
+                         gboolean no_audit,
                          const char * const *environ)
 {
   GPtrArray *named = g_ptr_array_new_with_free_func (g_free);
@@ -572,6 +585,7 @@ cordon_run_degradations (const CordonPlan *plan,
      * policy says so. */
     { plan->host_root, "the sandbox runs as host root (host-user=root)" },
     { no_verify, "not verified (--no-verify)" },
+    { no_audit && plan->audit, "what the sandbox leaves is not audited after the run (--no-audit)" },
     { plan->seccomp == CORDON_SECCOMP_NONE, "no seccomp filter (profile=none)" },
     { plan->seccomp != CORDON_SECCOMP_NONE && plan->seccomp_allow->len > 0, "seccomp profile with exceptions (allow=)" },
   };
@@ -647,6 +661,84 @@ run_result (CordonRun *run)
   return run_finish (run, run->result.exit_status);
 }
 
+/* The audit's roots, opened before anything of the sandbox runs: each
+ * writable bind of the plan that no other one holds (cordon's own
+ * pinned binds are inside those). */
+static gboolean
+audit_open (CordonRun *run,
+            const CordonRunOptions *options)
+{
+  g_autoptr(GPtrArray) writable = cordon_plan_get_writable (run->plan);
+
+  run->audit_fds = g_array_new (FALSE, FALSE, sizeof (int));
+  run->audit_roots = g_ptr_array_new_with_free_func (g_free);
+  if (!run->plan->audit || options->no_audit || options->purpose != CORDON_RUN_COMMAND)
+    return TRUE;
+  for (guint i = 0; g_ptr_array_index (writable, i) != NULL; i++)
+    {
+      const char *path = g_ptr_array_index (writable, i);
+      gboolean inside = FALSE;
+      int fd;
+
+      for (guint j = 0; g_ptr_array_index (writable, j) != NULL && !inside; j++)
+        inside = j != i && cordon_path_is_ancestor (g_ptr_array_index (writable, j), path, FALSE);
+      if (inside || g_ptr_array_find_with_equal_func (run->audit_roots, path, g_str_equal, NULL))
+        continue;
+      if ((fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        {
+          g_autofree char *msg = g_strdup_printf ("cannot open the writable path %s for the audit after "
+                                                  "the run: %s", path, g_strerror (errno));
+
+          return cordon_run_fail (run, CORDON_FAILURE_HOST, msg), FALSE;
+        }
+      g_array_append_val (run->audit_fds, fd);
+      g_ptr_array_add (run->audit_roots, g_strdup (path));
+    }
+  clock_gettime (CLOCK_REALTIME_COARSE, &run->audit_since);
+  return TRUE;
+}
+
+/* Once every process of the sandbox is gone: the walk, each finding
+ * told, and under on-finding=fail the run's failure. */
+static int
+audit_after (CordonRun *run,
+             const CordonRunOptions *options)
+{
+  CordonAuditMode mode = run->plan->audit_mode;
+
+  /* Every run whose command may have started: one that ended on its
+   * own, was killed at the timeout or by the memory limit, or was not
+   * found (its sandbox ran all the same). */
+  if (run->audit_fds->len == 0 || !run->has_result || run->result.outcome == CORDON_OUTCOME_LAUNCH_FAILED
+      || run->result.outcome == CORDON_OUTCOME_VERIFY_FAILED || run->result.outcome == CORDON_OUTCOME_VERIFIED)
+    return 0;
+  run->audited = TRUE;
+  for (guint i = 0; i < run->audit_fds->len; i++)
+    cordon_audit_walk (&run->audit, g_array_index (run->audit_fds, int, i), g_ptr_array_index (run->audit_roots, i),
+                       &run->audit_since, run->plan->audit_max, mode == CORDON_AUDIT_QUARANTINE);
+  for (guint i = 0; options->finding != NULL && i < run->audit.findings->len; i++)
+    options->finding (g_ptr_array_index (run->audit.findings, i), options->data);
+  if (mode == CORDON_AUDIT_FAIL && run->audit.findings->len > 0)
+    {
+      g_autofree char *msg = g_strdup_printf ("the sandbox left %u finding%s in its writable paths "
+                                              "([audit] on-finding=fail)", run->audit.findings->len,
+                                              run->audit.findings->len == 1 ? "" : "s");
+
+      return cordon_run_fail (run, CORDON_FAILURE_AUDIT, msg);
+    }
+  /* Quarantine holds only what it moved: one it could not, or what was
+   * not looked at, is the run's failure. */
+  if (mode == CORDON_AUDIT_QUARANTINE && run->audit.unheld > 0)
+    {
+      g_autofree char *msg = g_strdup_printf ("%u finding%s of the audit could not be moved aside, or "
+                                              "were not looked at ([audit] on-finding=quarantine)",
+                                              run->audit.unheld, run->audit.unheld == 1 ? "" : "s");
+
+      return cordon_run_fail (run, CORDON_FAILURE_AUDIT, msg);
+    }
+  return 0;
+}
+
 /* Launch and supervise a prepared run; its status. */
 static int
 launch (CordonRun *run,
@@ -689,6 +781,8 @@ launch (CordonRun *run,
    * unreadable to anything running as the same user, the sandbox too. */
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
     return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, "cannot make cordon non-dumpable");
+  if (!audit_open (run, options))
+    return CORDON_EXIT_FAILED;
   if (!cordon_supervisor_prepare (&error) || !cordon_launch_start (&req, &l, &error))
     return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
   /* The keeper holds the trees now (or has attached them): none stays
@@ -706,6 +800,8 @@ launch (CordonRun *run,
   if (run->result.outcome == CORDON_OUTCOME_EXITED && run->result.term_signal == SIGKILL
       && run->cgroups.stats.oom_kills > 0)
     run->result.outcome = CORDON_OUTCOME_OOM_KILLED;
+  if (audit_after (run, options) != 0)
+    return CORDON_EXIT_FAILED;
   return run_result (run);
 }
 

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "audit.h"
 #include "bwrap-argv.h"
 #include "cgroup-run.h"
 #include "compile.h"
@@ -40,6 +41,7 @@ typedef enum
   CORDON_FAILURE_PROBE,
   CORDON_FAILURE_LAUNCH,
   CORDON_FAILURE_VERIFY,
+  CORDON_FAILURE_AUDIT,       /* after the run: what the sandbox left, under [audit] on-finding=fail */
   CORDON_FAILURE_MAX
 } CordonFailure;
 
@@ -64,6 +66,7 @@ typedef struct
   char *memory;               /* --memory SIZE: [limits] memory for this run */
   char *pids;                 /* --pids N: [limits] pids for this run */
   gboolean no_verify;
+  gboolean no_audit;          /* --no-audit: no walk of the writable paths after the run */
   const char * const *command;
   const char * const *environ;
   gboolean timeout_given;     /* --timeout, even 0 (none), wins over [limits] timeout */
@@ -72,6 +75,8 @@ typedef struct
   /* Told as they occur, before the command runs. */
   void (*diagnostics) (CordonDiagnostics *diags, gpointer data);
   void (*degraded) (const char *what, gpointer data);
+  /* Told after the run, before the report: each finding of the audit. */
+  void (*finding) (const CordonPlanted *finding, gpointer data);
   gpointer data;
 } CordonRunOptions;
 
@@ -86,6 +91,11 @@ typedef struct
   CordonBwrapArgv *argv;
   CordonVerify *verify;
   CordonCgroupRun cgroups;            /* the sandbox's, named at launch; their counters after */
+  CordonAudit audit;                  /* after the run: what it left in the writable paths */
+  gboolean audited;
+  GArray *audit_fds;                  /* int: each writable path, opened before the run */
+  GPtrArray *audit_roots;             /* char*: their host paths */
+  struct timespec audit_since;        /* the run's start, CLOCK_REALTIME_COARSE */
   CordonReportTarget *report_target;  /* opened before anything else */
   CordonRunResult result;
   gboolean has_result;                /* the command was supervised */
@@ -118,6 +128,7 @@ char *cordon_run_overrides_text (const CordonRunOptions *options,
 GPtrArray *cordon_run_degradations (const CordonPlan *plan,
                                     const CordonCompileOptions *compile_options,
                                     gboolean no_verify,
+                                    gboolean no_audit,
                                     const char * const *environ);
 gboolean cordon_seconds_to_ms (const char *text,
                                guint64 fallback,

@@ -153,6 +153,8 @@ add_mask_checks (CordonVerify *v,
 
       if (verb != CORDON_SPEC_MAX)
         add_path_check (v, verb, op->dest, op);
+      if (op->pinned)
+        add_path_check (v, CORDON_SPEC_PINNED, op->dest, op);
       if (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR)
         g_ptr_array_add (v->mask_dests, g_strdup (op->dest));
     }

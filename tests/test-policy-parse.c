@@ -533,6 +533,96 @@ test_parse_reports_malformed_glob_at_its_bracket (void **state)
   expect_error (diags, "malformed glob '/x/[abc': unterminated '[' character class", 2, 9);
 }
 
+/* [filesystem] protect= and unprotect= name a path below each writable
+ * bind: relative, each component a plain name, so that it names one
+ * path in each and none outside. */
+static void
+test_parse_rejects_an_absolute_protect_path (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nprotect=/abs\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "[filesystem] protect names a path below each writable bind: write it relative, "
+                "such as .git/hooks", 2, 9);
+  assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT)->len, 0);
+}
+
+static void
+test_parse_rejects_a_dotdot_component_in_protect_at_its_column (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nprotect=a/../b\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'a/../b' in [filesystem] protect has a '.' or '..' component; name the path itself",
+                2, 11);
+  assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT)->len, 0);
+}
+
+/* A variable would name a path of its own, not one below each bind. */
+static void
+test_parse_rejects_a_variable_in_protect (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nprotect=${HOME}/x\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'${HOME}/x' in [filesystem] protect has a variable (it is relative to each "
+                "writable bind)", 2, 9);
+  assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT)->len, 0);
+}
+
+static void
+test_parse_rejects_a_glob_in_protect (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nprotect=a*\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'a*' in [filesystem] protect has glob characters; name the path itself", 2, 9);
+  assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT)->len, 0);
+}
+
+static void
+test_parse_rejects_an_empty_component_in_protect_at_its_column (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nprotect=a//b\n", diags);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'a//b' in [filesystem] protect has an empty component; name the path itself", 2, 11);
+  assert_int_equal (cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT)->len, 0);
+}
+
+/* The column is the component's in the line, not in the element. */
+static void
+test_parse_points_at_the_bad_component_of_a_later_protect_element (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nunprotect=.git/config;x/./y\n", diags);
+  GPtrArray *list = cordon_policy_get_list (policy, CORDON_KEY_FS_UNPROTECT);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'x/./y' in [filesystem] unprotect has a '.' or '..' component", 2, 25);
+  assert_int_equal (list->len, 1);
+  expect_item (list, 0, ".git/config", FILE_NAME, 2, 11);
+}
+
+/* A trailing '/' marks a directory: kept in the item. */
+static void
+test_parse_accepts_a_protect_directory_with_its_trailing_slash (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(CordonPolicy) policy = parse ("[filesystem]\nprotect=.git/hooks/;.git/config\n", diags);
+  GPtrArray *list = cordon_policy_get_list (policy, CORDON_KEY_FS_PROTECT);
+
+  expect_n_diags (diags, 0);
+  assert_int_equal (list->len, 2);
+  expect_item (list, 0, ".git/hooks/", FILE_NAME, 2, 9);
+  expect_item (list, 1, ".git/config", FILE_NAME, 2, 21);
+}
+
 static void
 test_parse_reports_unknown_namespace_with_suggestion (void **state)
 {
@@ -1619,6 +1709,13 @@ main (void)
     cmocka_unit_test (test_parse_rejects_a_glob_in_a_non_glob_key),
     cmocka_unit_test (test_parse_accepts_a_glob_in_secrets_mask),
     cmocka_unit_test (test_parse_reports_malformed_glob_at_its_bracket),
+    cmocka_unit_test (test_parse_rejects_an_absolute_protect_path),
+    cmocka_unit_test (test_parse_rejects_a_dotdot_component_in_protect_at_its_column),
+    cmocka_unit_test (test_parse_rejects_a_variable_in_protect),
+    cmocka_unit_test (test_parse_rejects_a_glob_in_protect),
+    cmocka_unit_test (test_parse_rejects_an_empty_component_in_protect_at_its_column),
+    cmocka_unit_test (test_parse_points_at_the_bad_component_of_a_later_protect_element),
+    cmocka_unit_test (test_parse_accepts_a_protect_directory_with_its_trailing_slash),
     cmocka_unit_test (test_parse_reports_unknown_namespace_with_suggestion),
     cmocka_unit_test (test_parse_reports_bad_bool),
     cmocka_unit_test (test_parse_reads_false_as_zero),

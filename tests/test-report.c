@@ -236,7 +236,44 @@ test_report_lists_every_member_in_schema_order (void **state)
   assert_string_equal (joined->str,
                        "cordon_version,policy,overrides,probe,proc,degradations,identity,"
                        "environment,masked,skipped,abstract_sockets,limits,verification,child_pid,exit_status,signal,timed_out,"
-                       "outcome,exec_errno,failure,durations_ms");
+                       "outcome,exec_errno,audit,planted,failure,durations_ms");
+}
+
+/* Not audited: both null. Audited: how far, and each finding with where
+ * it was moved (null: left in place). */
+static void
+test_report_lists_what_the_audit_found (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) before = report_json (&f->report);
+  g_autoptr(JsonNode) root = NULL;
+  CordonAudit audit;
+  CordonPlanted *p = g_new0 (CordonPlanted, 1);
+  JsonArray *planted;
+  JsonObject *first;
+
+  assert_member_null (before, "audit");
+  assert_member_null (before, "planted");
+  cordon_audit_init (&audit);
+  audit.entries = 12;
+  p->path = g_strdup ("/w/.git/hooks/pre-commit");
+  p->what = g_strdup ("a git hook made or changed during the run");
+  p->quarantined = g_strdup ("/w/.git/hooks/pre-commit.cordon-quarantine");
+  g_ptr_array_add (audit.findings, p);
+  f->plan->audit_mode = CORDON_AUDIT_QUARANTINE;
+  f->report.audit = &audit;
+  root = report_json (&f->report);
+  assert_member_string (member (root, "audit"), "on_finding", "quarantine");
+  assert_int_equal (json_object_get_int_member (json_node_get_object (member (root, "audit")), "entries"), 12);
+  assert_true (json_object_get_boolean_member (json_node_get_object (member (root, "audit")), "complete"));
+  planted = json_object_get_array_member (json_node_get_object (root), "planted");
+  assert_int_equal (json_array_get_length (planted), 1);
+  first = json_array_get_object_element (planted, 0);
+  assert_string_equal (json_object_get_string_member (first, "path"), "/w/.git/hooks/pre-commit");
+  assert_string_equal (json_object_get_string_member (first, "quarantined"),
+                       "/w/.git/hooks/pre-commit.cordon-quarantine");
+  f->report.audit = NULL;
+  cordon_audit_clear (&audit);
 }
 
 static void
@@ -933,6 +970,7 @@ main (void)
 #define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
   const struct CMUnitTest tests[] = {
     T (test_report_lists_every_member_in_schema_order),
+    T (test_report_lists_what_the_audit_found),
     T (test_report_states_the_cordon_version),
     T (test_report_names_the_policy_and_its_hash),
     T (test_report_writes_null_for_an_unknown_policy),

@@ -58,7 +58,7 @@ test_run_failure_of_another_domain_is_the_stage_s (void **state)
 static void
 test_run_failure_names_are_the_report_s (void **state)
 {
-  const char *names[] = { NULL, "usage", "policy", "host", "probe", "launch", "verify" };
+  const char *names[] = { NULL, "usage", "policy", "host", "probe", "launch", "verify", "audit" };
 
   assert_int_equal (G_N_ELEMENTS (names), CORDON_FAILURE_MAX);
   assert_null (cordon_failure_name (CORDON_FAILURE_NONE));
@@ -87,7 +87,7 @@ degradations_of (FixtureHost *host,
   plan = cordon_compile_with (policy, host->facts, options != NULL ? options : &none, &error);
   if (plan == NULL)
     fail_msg ("compile: %s", error->message);
-  named = cordon_run_degradations (plan, options != NULL ? options : &none, no_verify,
+  named = cordon_run_degradations (plan, options != NULL ? options : &none, no_verify, FALSE,
                                    environ != NULL ? environ : empty);
   g_ptr_array_add (named, NULL);
   return g_strjoinv ("|", (char **) named->pdata);

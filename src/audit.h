@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* audit: what a sandbox left in its writable paths for the host to trip
+ * over after the run, found by a bounded walk of each once every process
+ * of the sandbox is gone. A finding is something made or changed during
+ * the run (its change time, or its birth time where the file system keeps
+ * one, at or after the run's start: neither can be set by the sandbox):
+ *   - a repository made during the run (a .git directory or file), and
+ *     in any repository directory (one that holds HEAD) a hook made or
+ *     changed (hooks/, not a *.sample), a config file whose keys run a
+ *     program (src/git-config.h), or a commondir written (git takes the
+ *     config and hooks of the directory it names);
+ *   - a set-user-ID or set-group-ID file, or one with file capabilities;
+ *   - a FIFO or a device node;
+ *   - a symlink that points out of the writable path (but not into the
+ *     host's programs and libraries: /usr, /bin, /sbin, /lib*, where a
+ *     virtualenv's python points).
+ * The walk never follows a symlink, never goes into a mount point (the
+ * host's), and stops after a number of entries: what it could not look
+ * at (past that number, deeper than 128 directories, a directory it may
+ * not read) is a finding too.
+ * Quarantine renames each finding aside in its own directory (NAME.cordon-
+ * quarantine), and takes a set-ID bit off, so that nothing of it runs; a
+ * repository made during the run stays (what in it runs is moved). */
+#pragma once
+
+#include <glib.h>
+#include <time.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *path;                 /* host path */
+  char *what;                 /* one line, no value of the sandbox's but key names */
+  char *quarantined;          /* where it was moved, or NULL */
+} CordonPlanted;
+
+typedef struct
+{
+  GPtrArray *findings;        /* CordonPlanted, sorted by path */
+  guint entries;              /* looked at */
+  gboolean complete;          /* FALSE: the walk stopped at max_entries, or at 1000 findings */
+  guint unheld;               /* findings that stay where they were under quarantine: one that could
+                               * not be moved, and each part of the tree not looked at */
+  gint64 duration_us;
+} CordonAudit;
+
+void cordon_audit_init (CordonAudit *audit);
+void cordon_audit_clear (CordonAudit *audit);
+/* Walk the directory `root_fd` (the host path `root`, opened before the
+ * run), adding to `audit`; `since` is the run's start (CLOCK_REALTIME_
+ * COARSE, the clock of inode times). At most max_entries entries in all
+ * the walks of one audit. */
+void cordon_audit_walk (CordonAudit *audit,
+                        int root_fd,
+                        const char *root,
+                        const struct timespec *since,
+                        guint max_entries,
+                        gboolean quarantine);
+
+G_END_DECLS

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* git-config: see git-config.h. git's syntax, as far as it decides the
+ * key: "[section]", "[section \"subsection\"]" or the old
+ * "[section.subsection]"; "key = value" or a bare "key" (true); '#' and
+ * ';' comments; a value continued by a trailing backslash. A subsection
+ * is reported as "<...>": its text is the sandbox's. */
+#include "config.h"
+
+#include <string.h>
+
+#include "git-config.h"
+
+/* section, subsection ("*": any, NULL: none), key, and whether the
+ * value must start with '!' (an alias runs a shell command only then). */
+static const struct
+{
+  const char *section;
+  const char *subsection;
+  const char *key;
+  gboolean bang;
+} runners[] = {
+  { "core", NULL, "fsmonitor", FALSE },
+  { "core", NULL, "hookspath", FALSE },
+  { "core", NULL, "sshcommand", FALSE },
+  { "core", NULL, "pager", FALSE },
+  { "core", NULL, "editor", FALSE },
+  { "core", NULL, "askpass", FALSE },
+  { "core", NULL, "gitproxy", FALSE },
+  { "core", NULL, "worktree", FALSE },
+  { "sequence", NULL, "editor", FALSE },
+  { "pager", NULL, NULL, FALSE },
+  { "pager", "*", NULL, FALSE },
+  { "diff", NULL, "external", FALSE },
+  { "diff", "*", "textconv", FALSE },
+  { "diff", "*", "command", FALSE },
+  { "filter", "*", "clean", FALSE },
+  { "filter", "*", "smudge", FALSE },
+  { "filter", "*", "process", FALSE },
+  { "merge", "*", "driver", FALSE },
+  { "alias", NULL, NULL, FALSE },
+  { "credential", NULL, "helper", FALSE },
+  { "credential", "*", "helper", FALSE },
+  { "gpg", NULL, "program", FALSE },
+  { "gpg", "*", "program", FALSE },
+  { "gpg", "*", "defaultkeycommand", FALSE },
+  { "mergetool", "*", "cmd", FALSE },
+  { "difftool", "*", "cmd", FALSE },
+  { "sendemail", NULL, "sendmailcmd", FALSE },
+  { "protocol", NULL, "allow", FALSE },
+  { "protocol", "*", "allow", FALSE },
+  { "interactive", NULL, "difffilter", FALSE },
+  { "include", NULL, "path", FALSE },
+  { "includeif", "*", "path", FALSE },
+  { "uploadpack", NULL, "packobjectshook", FALSE },
+  { "remote", "*", "uploadpack", FALSE },
+  { "remote", "*", "receivepack", FALSE },
+  { "submodule", "*", "update", FALSE },
+  { "extensions", NULL, "worktreeconfig", FALSE },
+};
+
+/* core.fsmonitor=true or false is git's own daemon, no program. */
+static gboolean
+is_boolean (const char *value)
+{
+  static const char * const words[] = { "true", "false", "yes", "no", "on", "off", "1", "0", "", NULL };
+
+  return g_strv_contains (words, value);
+}
+
+static gboolean
+matches (guint r,
+         const char *section,
+         const char *subsection,
+         const char *key,
+         const char *value)
+{
+  if (g_strcmp0 (runners[r].section, section) != 0)
+    return FALSE;
+  if ((runners[r].subsection == NULL) != (subsection == NULL))
+    return FALSE;
+  if (runners[r].key != NULL && g_strcmp0 (runners[r].key, key) != 0)
+    return FALSE;
+  if (runners[r].bang && value[0] != '!')
+    return FALSE;
+  return !(g_str_equal (section, "core") && g_str_equal (key, "fsmonitor") && is_boolean (value));
+}
+
+/* A name git would take as a key: letters, digits, '-' (a key of the
+ * file's own, as an alias's or a pager's, is reported only so). */
+static gboolean
+plain (const char *key)
+{
+  for (const char *p = key; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-')
+      return FALSE;
+  return key[0] != '\0';
+}
+
+typedef struct
+{
+  char *section;
+  char *subsection;
+  GPtrArray *found;
+} Scan;
+
+/* "[section]", "[section \"sub\"]", "[section.sub]". */
+static void
+take_header (Scan *scan,
+             const char *line)
+{
+  const char *end = strchr (line, ']');
+  g_autofree char *inner = g_strndup (line + 1, end != NULL ? (gsize) (end - line - 1) : strlen (line + 1));
+  char *quote = strchr (inner, '"');
+  char *dot = strchr (inner, '.');
+
+  g_clear_pointer (&scan->section, g_free);
+  g_clear_pointer (&scan->subsection, g_free);
+  if (quote != NULL)
+    {
+      *quote = '\0';
+      scan->subsection = g_strdup ("*");
+    }
+  else if (dot != NULL)
+    {
+      *dot = '\0';
+      scan->subsection = g_strdup ("*");
+    }
+  scan->section = g_ascii_strdown (g_strstrip (inner), -1);
+}
+
+static void
+take_entry (Scan *scan,
+            const char *line)
+{
+  const char *eq = strchr (line, '=');
+  g_autofree char *key = g_strndup (line, eq != NULL ? (gsize) (eq - line) : strlen (line));
+  g_autofree char *value = g_strdup (eq != NULL ? eq + 1 : "true");
+  g_autofree char *name = NULL;
+
+  g_strstrip (key);
+  g_strstrip (value);
+  if (scan->section == NULL || key[0] == '\0')
+    return;
+  for (char *p = key; *p != '\0'; p++)
+    *p = g_ascii_tolower (*p);
+  for (guint r = 0; r < G_N_ELEMENTS (runners); r++)
+    if (matches (r, scan->section, scan->subsection, key, value + strspn (value, "\"")))
+      {
+        name = g_strdup_printf ("%s.%s%s", scan->section, scan->subsection != NULL ? "<...>." : "",
+                                plain (key) ? key : "<...>");
+        break;
+      }
+  if (name == NULL)
+    return;
+  for (guint i = 0; i < scan->found->len; i++)
+    if (g_str_equal (g_ptr_array_index (scan->found, i), name))
+      return;
+  g_ptr_array_add (scan->found, g_steal_pointer (&name));
+}
+
+/* What git may read otherwise than this reader: a NUL (git reads on),
+ * a continued line, two headers on one line, a ']' or an escape in a
+ * quoted subsection. Such a file is reported whole, as "<unreadable>". */
+static gboolean
+unreadable (const char *text,
+            gsize len)
+{
+  if (memchr (text, '\0', len) != NULL)
+    return TRUE;
+  for (const char *l = text; l < text + len;)
+    {
+      const char *nl = memchr (l, '\n', (gsize) (text + len - l));
+      gsize n = nl != NULL ? (gsize) (nl - l) : (gsize) (text + len - l);
+      g_autofree char *line = g_strstrip (g_strndup (l, n));
+
+      if (g_str_has_suffix (line, "\\"))
+        return TRUE;
+      if (line[0] == '[' && (strchr (line, '\\') != NULL || strchr (strchr (line, ']') != NULL ? strchr (line, ']') + 1 : line, '[') != NULL
+                             || (strchr (line, '"') != NULL && strchr (line, ']') < strrchr (line, '"'))))
+        return TRUE;
+      l += n + 1;
+    }
+  return FALSE;
+}
+
+GPtrArray *
+cordon_git_config_runners (const char *text,
+                           gsize len)
+{
+  g_autofree char *copy = NULL;
+  g_auto(GStrv) lines = NULL;
+  Scan scan = { NULL, NULL, g_ptr_array_new_with_free_func (g_free) };
+  gboolean continued = FALSE;
+
+  /* git skips a UTF-8 byte order mark at the start. */
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    text += 3, len -= 3;
+  if (unreadable (text, len))
+    g_ptr_array_add (scan.found, g_strdup ("<unreadable>"));
+  copy = g_strndup (text, len);
+  lines = g_strsplit (copy, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      /* A comment line ends at its end, backslash or not. */
+      gboolean next = line[0] != '#' && line[0] != ';' && g_str_has_suffix (line, "\\");
+
+      if (continued)
+        ;   /* the rest of a value */
+      else if (line[0] == '[')
+        {
+          /* git reads on after the ']': "[core] fsmonitor = x" is a key. */
+          const char *close = strchr (line, ']');
+
+          take_header (&scan, line);
+          if (close != NULL && close[1] != '\0')
+            take_entry (&scan, close + 1);
+        }
+      else if (line[0] != '\0' && line[0] != '#' && line[0] != ';')
+        take_entry (&scan, line);
+      continued = next;
+    }
+  g_free (scan.section);
+  g_free (scan.subsection);
+  return scan.found;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* git-config: which keys of a git config file make git run a program
+ * (core.fsmonitor, core.hooksPath, core.sshCommand, a filter's clean or
+ * smudge, a diff driver's textconv, an alias that starts with '!', an
+ * include of another file, ...). The post-run audit reads with it the
+ * config files a sandbox wrote: each such key is a program the host's
+ * next git command in that repository would run, outside every sandbox.
+ * Pure: text in, key names out; the text is untrusted, and no value is
+ * returned (a value may hold a secret). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The keys of `text` (a git config file, at most `len` bytes) that run a
+ * program, each as "section.key" or "section.<subsection>.key" with the
+ * section and key lowercased (git's own spelling; a key of the file's
+ * own choosing, an alias's or a pager's, as "<...>" unless it is letters,
+ * digits and '-'), in file order, each once; first "<unreadable>" when
+ * the text has what git may read otherwise (a NUL, a continued line, two
+ * headers on a line, a quoted subsection with ']' or '\\'). Never NULL. */
+GPtrArray *cordon_git_config_runners (const char *text,
+                                      gsize len);
+
+G_END_DECLS

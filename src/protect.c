@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* protect: see protect.h. Only a path the sandbox could write is bound
+ * (its covering mount is a writable bind): one under a read-only bind, a
+ * tmpfs or a mask is left as it is, and a bind there would uncover what
+ * those hide (a .git file, which the sandbox may have written, can name
+ * any directory as its gitdir). */
+#include "config.h"
+
+#include <string.h>
+
+#include "cordon-error.h"
+#include "path-util.h"
+#include "protect.h"
+
+typedef struct
+{
+  CordonPlan *plan;
+  const CordonHostFacts *facts;
+  guint before;               /* the plan's ops before this step */
+} Protector;
+
+static gboolean
+refuse (const CordonItem *item,
+        const char *path,
+        const char *what,
+        GError **error)
+{
+  g_autofree char *entry = cordon_protect_entry_path (item);
+
+  cordon_error_set_at (error, &item->loc, CORDON_ERROR_HOST,
+                       "'%s' %s: [filesystem] protect= can keep only a file or a directory read-only "
+                       "(replace it, or take the entry out with unprotect=%s)", path, what, entry);
+  return FALSE;
+}
+
+/* The directories strictly between the writable bind `top` and `path`,
+ * shallowest first, into `between`; FALSE (refused) where one is a
+ * symlink; *absent where one is missing or not a directory (nothing to
+ * protect there). */
+static gboolean
+collect_between (const Protector *p,
+                 const CordonItem *item,
+                 const char *top,
+                 const char *path,
+                 GPtrArray *between,
+                 gboolean *absent,
+                 GError **error)
+{
+  *absent = FALSE;
+  for (g_autofree char *d = g_path_get_dirname (path); strlen (d) > strlen (top);)
+    {
+      const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, d);
+      char *parent;
+
+      /* A file on the way (a worktree's .git) holds nothing below it. */
+      if (info == NULL || info->kind != CORDON_PATH_DIR)
+        *absent = TRUE;
+      if (info != NULL && info->kind == CORDON_PATH_SYMLINK)
+        return refuse (item, d, "is a symbolic link on the way", error);
+      g_ptr_array_insert (between, 0, g_strdup (d));
+      parent = g_path_get_dirname (d);
+      g_free (d);
+      d = parent;
+    }
+  return TRUE;
+}
+
+static void
+add_pinned (Protector *p,
+            CordonOpKind kind,
+            const char *path,
+            const CordonItem *item,
+            const char *why)
+{
+  CordonOp *op = cordon_plan_add_op (p->plan, kind, kind == CORDON_OP_MASK_DIR ? NULL : path, path, item, why);
+
+  op->pinned = TRUE;
+}
+
+/* `path` (an entry below a writable bind, or below a repository
+ * directory), `dir` when the entry marks a directory, `in_git` when it
+ * is one of a repository's (.git/...). */
+static gboolean
+protect_path (Protector *p,
+              const CordonItem *item,
+              const char *path,
+              gboolean dir,
+              gboolean in_git,
+              GError **error)
+{
+  const CordonOp *cover = cordon_plan_cover (p->plan, path, NULL);
+  const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, path);
+  g_autoptr(GPtrArray) between = g_ptr_array_new_with_free_func (g_free);
+  gboolean absent;
+
+  if (cover == NULL || cover->kind != CORDON_OP_BIND)
+    return TRUE;
+  if (!collect_between (p, item, cover->dest, path, between, &absent, error))
+    return FALSE;
+  if (absent || info == NULL || (info->kind == CORDON_PATH_ABSENT && !(dir && in_git)))
+    {
+      cordon_plan_add_skip (p->plan, item, path, "absent: nothing to keep read-only here");
+      return TRUE;
+    }
+  if (info->kind == CORDON_PATH_SYMLINK)
+    return refuse (item, path, "is a symbolic link", error);
+  if (info->kind != CORDON_PATH_ABSENT && info->kind != CORDON_PATH_FILE && info->kind != CORDON_PATH_DIR)
+    return refuse (item, path, "is neither a file nor a directory", error);
+  /* Each directory on the way is pinned once: a second entry's way
+   * starts at the first's pin (its cover). One pinned now hides what
+   * earlier steps mounted below it: made again after it (but not below
+   * the read-only entry). */
+  for (guint i = 0; i < between->len; i++)
+    {
+      add_pinned (p, CORDON_OP_BIND, g_ptr_array_index (between, i), item,
+                  "above a protected path: a mount point, so it cannot be moved aside");
+      cordon_plan_remount_below (p->plan, g_ptr_array_index (between, i), path, p->before);
+    }
+  if (info->kind == CORDON_PATH_ABSENT)
+    add_pinned (p, CORDON_OP_MASK_DIR, path, item,
+                "protected, absent: an empty read-only directory, so none can be made there");
+  else
+    add_pinned (p, CORDON_OP_RO_BIND, path, item, "protected: read-only inside the writable bind");
+  return TRUE;
+}
+
+/* The .git file of `bind`, read-only, and the .git/ entries in each
+ * repository directory it names. */
+static gboolean
+protect_gitdirs (Protector *p,
+                 const char *bind,
+                 GPtrArray *items,
+                 GError **error)
+{
+  g_autofree char *dot_git = g_build_filename (bind, ".git", NULL);
+  GPtrArray *dirs = cordon_host_facts_gitdirs (p->facts, dot_git);
+  const CordonItem *first = NULL;
+
+  for (guint i = 0; i < items->len && first == NULL; i++)
+    if (g_str_has_prefix (((const CordonItem *) g_ptr_array_index (items, i))->text, ".git/"))
+      first = g_ptr_array_index (items, i);
+  if (dirs == NULL || first == NULL)
+    return TRUE;
+  if (!protect_path (p, first, dot_git, FALSE, FALSE, error))
+    return FALSE;
+  for (guint d = 0; d < dirs->len; d++)
+    for (guint i = 0; i < items->len; i++)
+      {
+        const CordonItem *it = g_ptr_array_index (items, i);
+        g_autofree char *entry = cordon_protect_entry_path (it);
+        g_autofree char *path = NULL;
+
+        if (!g_str_has_prefix (entry, ".git/"))
+          continue;
+        path = g_build_filename (g_ptr_array_index (dirs, d), entry + strlen (".git/"), NULL);
+        /* A worktree's gitdir takes its hooks from its commondir: no
+         * empty directory is made for them there. */
+        if (!protect_path (p, it, path, !g_str_equal (entry, it->text), d > 0 || dirs->len == 1, error))
+          return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+cordon_protect_compile (CordonPlan *plan,
+                        const CordonPolicy *policy,
+                        const CordonHostFacts *facts,
+                        GError **error)
+{
+  g_autoptr(GPtrArray) items = cordon_policy_get_protected (policy);
+  g_autoptr(GPtrArray) binds = g_ptr_array_new_with_free_func (g_free);
+  Protector p = { plan, facts, plan->ops->len };
+
+  if (items->len == 0)
+    return TRUE;
+  /* The policy's writable binds, before this step adds its own. */
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind == CORDON_OP_BIND && (op->key == CORDON_KEY_FS_WRITABLE || op->key == CORDON_KEY_FS_WRITABLE_TRY))
+        g_ptr_array_add (binds, g_strdup (op->dest));
+    }
+  for (guint b = 0; b < binds->len; b++)
+    {
+      const char *bind = g_ptr_array_index (binds, b);
+
+      for (guint i = 0; i < items->len; i++)
+        {
+          const CordonItem *it = g_ptr_array_index (items, i);
+          g_autofree char *entry = cordon_protect_entry_path (it);
+          g_autofree char *path = g_build_filename (bind, entry, NULL);
+
+          if (!protect_path (&p, it, path, !g_str_equal (entry, it->text), g_str_has_prefix (entry, ".git/"), error))
+            return FALSE;
+        }
+      if (!protect_gitdirs (&p, bind, items, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+void
+cordon_protect_drop_masked (CordonPlan *plan)
+{
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      const CordonOp *mask = NULL;
+
+      if (!op->pinned)
+        continue;
+      for (guint j = i + 1; j < plan->ops->len && mask == NULL; j++)
+        {
+          const CordonOp *m = g_ptr_array_index (plan->ops, j);
+
+          if ((m->kind == CORDON_OP_MASK_FILE || m->kind == CORDON_OP_MASK_DIR) && !m->pinned
+              && cordon_path_is_ancestor (m->dest, op->dest, TRUE))
+            mask = m;
+        }
+      if (mask == NULL)
+        continue;
+      if (op->kind != CORDON_OP_BIND)
+        {
+          g_autofree char *reason = g_strdup_printf ("hidden by the mask at %s: nothing to keep read-only",
+                                                     mask->dest);
+
+          cordon_plan_add_skip_at (plan, op->key, &op->rule, op->dest, reason);
+        }
+      g_ptr_array_remove_index (plan->ops, i--);
+    }
+}
