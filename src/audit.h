@@ -5,22 +5,28 @@
  * the run (its change time, or its birth time where the file system keeps
  * one, at or after the run's start: neither can be set by the sandbox):
  *   - a repository made during the run (a .git directory or file), and
- *     in any repository directory (one that holds HEAD) a hook made or
- *     changed (hooks/, not a *.sample), a config file whose keys run a
- *     program (src/git-config.h), or a commondir written (git takes the
- *     config and hooks of the directory it names);
+ *     in any repository directory (one named .git, or with a HEAD of
+ *     any kind: git takes a symlink) a hook made or changed (hooks/, not
+ *     a *.sample), a config file whose keys run a program or that cannot
+ *     be read as git reads it (src/git-config.h), a config or hooks/ made
+ *     a symlink, or a commondir written (git takes the config and hooks
+ *     of the directory it names);
  *   - a set-user-ID or set-group-ID file, or one with file capabilities;
  *   - a FIFO or a device node;
- *   - a symlink that points out of the writable path (but not into the
- *     host's programs and libraries: /usr, /bin, /sbin, /lib*, where a
- *     virtualenv's python points).
+ *   - a symlink that points out of the writable path, where it leads on
+ *     the host (realpath(3), nothing opened), but not into the host's
+ *     programs and libraries: /usr, /bin, /sbin, /lib*, where a
+ *     virtualenv's python points.
  * The walk never follows a symlink, never goes into a mount point (the
  * host's), and stops after a number of entries: what it could not look
  * at (past that number, deeper than 128 directories, a directory it may
- * not read) is a finding too.
+ * not read, past 1000 findings) is a finding too. On a file system of
+ * whole-second times the start is taken a second early.
  * Quarantine renames each finding aside in its own directory (NAME.cordon-
- * quarantine), and takes a set-ID bit off, so that nothing of it runs; a
- * repository made during the run stays (what in it runs is moved). */
+ * quarantine-RANDOM), once that directory has been read whole, and takes a
+ * set-ID bit off, so that nothing of it runs; a repository made during
+ * the run stays (what in it runs is moved). What it could not move, and
+ * what was not looked at, is counted in `unheld`. */
 #pragma once
 
 #include <glib.h>

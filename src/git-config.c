@@ -10,52 +10,50 @@
 
 #include "git-config.h"
 
-/* section, subsection ("*": any, NULL: none), key, and whether the
- * value must start with '!' (an alias runs a shell command only then). */
+/* section, subsection ("*": any, NULL: none), key (NULL: any). */
 static const struct
 {
   const char *section;
   const char *subsection;
   const char *key;
-  gboolean bang;
 } runners[] = {
-  { "core", NULL, "fsmonitor", FALSE },
-  { "core", NULL, "hookspath", FALSE },
-  { "core", NULL, "sshcommand", FALSE },
-  { "core", NULL, "pager", FALSE },
-  { "core", NULL, "editor", FALSE },
-  { "core", NULL, "askpass", FALSE },
-  { "core", NULL, "gitproxy", FALSE },
-  { "core", NULL, "worktree", FALSE },
-  { "sequence", NULL, "editor", FALSE },
-  { "pager", NULL, NULL, FALSE },
-  { "pager", "*", NULL, FALSE },
-  { "diff", NULL, "external", FALSE },
-  { "diff", "*", "textconv", FALSE },
-  { "diff", "*", "command", FALSE },
-  { "filter", "*", "clean", FALSE },
-  { "filter", "*", "smudge", FALSE },
-  { "filter", "*", "process", FALSE },
-  { "merge", "*", "driver", FALSE },
-  { "alias", NULL, NULL, FALSE },
-  { "credential", NULL, "helper", FALSE },
-  { "credential", "*", "helper", FALSE },
-  { "gpg", NULL, "program", FALSE },
-  { "gpg", "*", "program", FALSE },
-  { "gpg", "*", "defaultkeycommand", FALSE },
-  { "mergetool", "*", "cmd", FALSE },
-  { "difftool", "*", "cmd", FALSE },
-  { "sendemail", NULL, "sendmailcmd", FALSE },
-  { "protocol", NULL, "allow", FALSE },
-  { "protocol", "*", "allow", FALSE },
-  { "interactive", NULL, "difffilter", FALSE },
-  { "include", NULL, "path", FALSE },
-  { "includeif", "*", "path", FALSE },
-  { "uploadpack", NULL, "packobjectshook", FALSE },
-  { "remote", "*", "uploadpack", FALSE },
-  { "remote", "*", "receivepack", FALSE },
-  { "submodule", "*", "update", FALSE },
-  { "extensions", NULL, "worktreeconfig", FALSE },
+  { "core", NULL, "fsmonitor" },
+  { "core", NULL, "hookspath" },
+  { "core", NULL, "sshcommand" },
+  { "core", NULL, "pager" },
+  { "core", NULL, "editor" },
+  { "core", NULL, "askpass" },
+  { "core", NULL, "gitproxy" },
+  { "core", NULL, "worktree" },
+  { "sequence", NULL, "editor" },
+  { "pager", NULL, NULL },
+  { "pager", "*", NULL },
+  { "diff", NULL, "external" },
+  { "diff", "*", "textconv" },
+  { "diff", "*", "command" },
+  { "filter", "*", "clean" },
+  { "filter", "*", "smudge" },
+  { "filter", "*", "process" },
+  { "merge", "*", "driver" },
+  { "alias", NULL, NULL },
+  { "credential", NULL, "helper" },
+  { "credential", "*", "helper" },
+  { "gpg", NULL, "program" },
+  { "gpg", "*", "program" },
+  { "gpg", "*", "defaultkeycommand" },
+  { "mergetool", "*", "cmd" },
+  { "difftool", "*", "cmd" },
+  { "sendemail", NULL, "sendmailcmd" },
+  { "protocol", NULL, "allow" },
+  { "protocol", "*", "allow" },
+  { "interactive", NULL, "difffilter" },
+  { "include", NULL, "path" },
+  { "includeif", "*", "path" },
+  { "uploadpack", NULL, "packobjectshook" },
+  { "remote", "*", "uploadpack" },
+  { "remote", "*", "receivepack" },
+  { "submodule", "*", "update" },
+  { "extensions", NULL, "worktreeconfig" },
 };
 
 /* core.fsmonitor=true or false is git's own daemon, no program. */
@@ -79,8 +77,6 @@ matches (guint r,
   if ((runners[r].subsection == NULL) != (subsection == NULL))
     return FALSE;
   if (runners[r].key != NULL && g_strcmp0 (runners[r].key, key) != 0)
-    return FALSE;
-  if (runners[r].bang && value[0] != '!')
     return FALSE;
   return !(g_str_equal (section, "core") && g_str_equal (key, "fsmonitor") && is_boolean (value));
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* git-config: which keys of a git config file make git run a program
  * (core.fsmonitor, core.hooksPath, core.sshCommand, a filter's clean or
- * smudge, a diff driver's textconv, an alias that starts with '!', an
- * include of another file, ...). The post-run audit reads with it the
+ * smudge, a diff driver's textconv, any alias (one without '!' may set
+ * -c core.pager=), an include of another file, ...), and whether the text
+ * has what git may read otherwise than this reader does. The post-run audit reads with it the
  * config files a sandbox wrote: each such key is a program the host's
  * next git command in that repository would run, outside every sandbox.
  * Pure: text in, key names out; the text is untrusted, and no value is
