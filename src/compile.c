@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "caps.h"
 #include "env-filter.h"
+#include "hide.h"
 #include "identity.h"
 #include "resource-limits.h"
 #include "path-util.h"
@@ -361,7 +362,7 @@ add_mount (Compiler *c,
 static int
 mount_rank (CordonOpKind kind)
 {
-  return kind == CORDON_OP_TMPFS ? 0 : kind == CORDON_OP_RO_BIND ? 1 : 2;
+  return kind == CORDON_OP_TMPFS || kind == CORDON_OP_HIDE_DIR ? 0 : kind == CORDON_OP_RO_BIND ? 1 : 2;
 }
 
 static int
@@ -406,13 +407,6 @@ flush_sorted (Compiler *c,
     }
 }
 
-/* Host directories a writable bind must never be: the command could
- * replace the programs and libraries every later process runs. */
-static const char * const system_dirs[] = {
-  "/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-  "/boot", "/dev", "/proc", "/sys", "/var", "/run", NULL
-};
-
 /* Paths as expanded on this host can collide where the policy text did
  * not (check compares the text): ${WORKDIR} may be ${HOME}. A bind at the
  * path of a tmpfs is mounted after it and uncovers what the tmpfs was
@@ -425,7 +419,7 @@ check_mount_conflicts (Compiler *c,
     {
       const CordonOp *op = g_ptr_array_index (c->mounts, i);
 
-      if (op->kind == CORDON_OP_BIND && g_strv_contains (system_dirs, op->dest))
+      if (op->kind == CORDON_OP_BIND && cordon_path_is_system_dir (op->dest))
         {
           cordon_error_set_at (error, &op->rule, CORDON_ERROR_HOST,
                                "refusing to make the system directory '%s' writable", op->dest);
@@ -521,7 +515,8 @@ add_mounts (Compiler *c,
         if (!add_mount (c, &mount_rules[r], g_ptr_array_index (list, i), error))
           return FALSE;
     }
-  if (!check_mount_conflicts (c, error) || !add_scratch (c, error))
+  if (!cordon_hide_collect (c->plan, c->policy, c->facts, &c->vars, c->mounts, error)
+      || !check_mount_conflicts (c, error) || !add_scratch (c, error))
     return FALSE;
   flush_sorted (c, c->mounts);
   return TRUE;
@@ -544,12 +539,15 @@ mask_one (Compiler *c,
 {
   const CordonOp *cover = covering_mount (c, path);
 
-  if (cover == NULL || cover->kind == CORDON_OP_TMPFS || cover->kind == CORDON_OP_MASK_DIR)
+  if (cover == NULL || cover->kind == CORDON_OP_TMPFS || cover->kind == CORDON_OP_MASK_DIR
+      || cover->kind == CORDON_OP_HIDE_DIR)
     {
       g_autofree char *reason = cover == NULL
         ? g_strdup ("not visible in the sandbox: no mask needed")
         : g_strdup_printf ("hidden by the %s at %s: no mask needed",
-                           cover->kind == CORDON_OP_TMPFS ? "tmpfs" : "empty /proc", cover->dest);
+                           cover->kind == CORDON_OP_TMPFS ? "tmpfs"
+                           : cover->kind == CORDON_OP_HIDE_DIR ? "hidden directory" : "empty /proc",
+                           cover->dest);
 
       cordon_plan_add_skip (c->plan, it, path, reason);
       return;
@@ -925,7 +923,7 @@ add_chdir (Compiler *c,
     }
   c->plan->workdir = g_strdup (c->facts->workdir);
   cover = covering_mount (c, c->facts->workdir);
-  if (cover == NULL || cover->kind == CORDON_OP_TMPFS)
+  if (cover == NULL || cover->kind == CORDON_OP_TMPFS || cover->kind == CORDON_OP_HIDE_DIR)
     {
       cordon_plan_add_skip (c->plan, NULL, c->facts->workdir,
                             "workdir not visible in the sandbox: the command starts in /");
@@ -1223,6 +1221,7 @@ cordon_compile_with (const CordonPolicy *policy,
       || !add_environment (&c, error) || !cordon_identity_compile (plan, policy, facts, error)
       || !cordon_resource_limits_compile (plan, policy, facts, error))
     return NULL;
+  cordon_hide_seal (plan);
   add_launch_ops (&c);
   return g_steal_pointer (&plan);
 }

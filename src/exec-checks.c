@@ -535,6 +535,52 @@ set_capeff (CordonChecker *ck,
   ck->cap_eff = strtoull (arg[0], NULL, 16);
 }
 
+/* Whether `name` is one of `shown`'s: "/a/b" holds a and b. */
+static int
+is_shown (const char *shown,
+          const char *name)
+{
+  size_t len = strlen (name);
+
+  for (const char *p = shown; (p = strchr (p, '/')) != NULL; p++)
+    if (strncmp (p + 1, name, len) == 0 && (p[1 + len] == '/' || p[1 + len] == '\0'))
+      return 1;
+  return 0;
+}
+
+/* A hidden directory: none of the host's entries shows, only the mount
+ * points of what the policy binds below it, and nothing can be created
+ * there (the probe of check_read_only). */
+static void
+check_hidden (CordonChecker *ck,
+              char * const *arg)
+{
+  const char *id = arg[0], *path = arg[1], *shown = arg[2];
+  DIR *dir = opendir (path);
+  struct dirent *de;
+  char detail[320];
+
+  if (dir == NULL)
+    {
+      result (ck, id, 0, errno, "cannot be listed");
+      return;
+    }
+  while ((de = readdir (dir)) != NULL)
+    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && !is_shown (shown, de->d_name))
+      {
+        snprintf (detail, sizeof detail, "shows %.255s, which the policy does not bind", de->d_name);
+        /* A name is the host's: no tab or newline may end the line early. */
+        for (char *c = detail; *c != '\0'; c++)
+          if ((unsigned char) *c < 0x20 || *c == 0x7f)
+            *c = '?';
+        closedir (dir);
+        result (ck, id, 0, 0, detail);
+        return;
+      }
+  closedir (dir);
+  check_read_only (ck, arg);
+}
+
 /* What each verb of the spec does, given the fields after it. */
 static void (* const spec_run[CORDON_SPEC_MAX]) (CordonChecker *ck, char * const *arg) = {
   [CORDON_SPEC_SOCKET] = check_socket,
@@ -553,6 +599,7 @@ static void (* const spec_run[CORDON_SPEC_MAX]) (CordonChecker *ck, char * const
   [CORDON_SPEC_CAPEFF] = set_capeff,
   [CORDON_SPEC_CGROUP] = check_cgroup,
   [CORDON_SPEC_PINNED] = check_pinned,
+  [CORDON_SPEC_HIDDEN] = check_hidden,
 };
 
 void

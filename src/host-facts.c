@@ -634,11 +634,16 @@ scan_socket_entry (CordonHostFacts *facts,
 
 static const CordonKey path_keys[] = {
   CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY, CORDON_KEY_FS_READ_ONLY,
-  CORDON_KEY_FS_READ_ONLY_TRY, CORDON_KEY_FS_TMPFS, CORDON_KEY_SECRETS_MASK,
+  CORDON_KEY_FS_READ_ONLY_TRY, CORDON_KEY_FS_TMPFS, CORDON_KEY_FS_HIDE, CORDON_KEY_SECRETS_MASK,
   CORDON_KEY_SOCKETS_MASK, CORDON_KEY_SOCKETS_ALLOW,
 };
 
-/* The top-level entries a root=minimal sandbox takes from the host. */
+/* What the views of a new network and cgroup namespace cover of the
+ * host's /sys (hide.c), and the one interface that stays: lo. */
+const char * const cordon_hide_sys_paths[] = {
+  "/sys/class/net", "/sys/devices/virtual/net", "/sys/devices/virtual/net/lo", "/sys/fs/cgroup", NULL
+};
+
 /* What root=minimal binds of the host: read by the scan here and by
  * the compiler, so the facts it needs are always there. */
 const char * const cordon_minimal_root_entries[] = {
@@ -786,6 +791,36 @@ scan_protected (CordonHostFacts *facts,
     }
 }
 
+/* What hide.c decides from: the directory that holds each writable bind
+ * (hide-siblings=), and what the host's /sys shows of its network and
+ * cgroups (the views of a new network and cgroup namespace). */
+static void
+scan_hidden (CordonHostFacts *facts,
+             const CordonVars *vars,
+             const CordonPolicy *policy)
+{
+  static const CordonKey binds[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
+  const CordonItem *siblings = cordon_policy_get (policy, CORDON_KEY_FS_HIDE_SIBLINGS);
+
+  for (guint i = 0; cordon_hide_sys_paths[i] != NULL; i++)
+    cordon_host_facts_stat (facts, cordon_hide_sys_paths[i]);
+  for (guint k = 0; siblings != NULL && siblings->num && k < G_N_ELEMENTS (binds); k++)
+    {
+      GPtrArray *list = cordon_policy_get_list (policy, binds[k]);
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          const CordonItem *it = g_ptr_array_index (list, i);
+          g_autofree char *expanded = cordon_vars_expand (it->text, vars, NULL);
+          g_autofree char *bind = expanded != NULL ? cordon_path_normalize (expanded) : NULL;
+          g_autofree char *parent = bind != NULL ? g_path_get_dirname (bind) : NULL;
+
+          if (parent != NULL)
+            cordon_host_facts_stat (facts, parent);
+        }
+    }
+}
+
 /* The directories above every path known so far, and above the helper:
  * compile decides from them what the sandbox's host user can reach. */
 static void
@@ -859,6 +894,7 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
         }
     }
   scan_protected (facts, &vars, policy);
+  scan_hidden (facts, &vars, policy);
   listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
   if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
     cordon_host_facts_read_unix_sockets (facts);

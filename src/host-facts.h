@@ -122,6 +122,7 @@ gboolean cordon_host_bwrap_is_setuid (const char *bwrap_path);
 char *cordon_host_bwrap_version (const char *bwrap_path);
 
 extern const char * const cordon_minimal_root_entries[];
+extern const char * const cordon_hide_sys_paths[];
 
 void cordon_host_facts_scan_policy (CordonHostFacts *facts,
                                     const CordonPolicy *policy);

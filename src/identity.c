@@ -420,7 +420,7 @@ prune_one (Ctx *x,
   g_autofree char *reason = NULL;
 
   if (op->kind != CORDON_OP_MASK_FILE && op->kind != CORDON_OP_MASK_DIR && op->kind != CORDON_OP_TMPFS
-      && op->kind != CORDON_OP_CHDIR && !is_source (op))
+      && op->kind != CORDON_OP_HIDE_DIR && op->kind != CORDON_OP_CHDIR && !is_source (op))
     return TRUE;
   if ((at = blocked_at (x, op)) == NULL)
     return TRUE;
@@ -432,7 +432,8 @@ prune_one (Ctx *x,
       return FALSE;
     }
   reason = g_strdup_printf ("uid %u, the sandbox's host user, cannot reach it (%s): no %s needed",
-                            (guint) x->uid, what, op->kind == CORDON_OP_TMPFS ? "tmpfs" : "mask");
+                            (guint) x->uid, what, op->kind == CORDON_OP_TMPFS ? "tmpfs"
+                            : op->kind == CORDON_OP_HIDE_DIR ? "hiding" : "mask");
   cordon_plan_add_skip_at (x->plan, op->key, &op->rule, op->dest, reason);
   g_ptr_array_add (x->plan->unreachable, g_strdup (op->dest));
   g_ptr_array_remove_index (x->plan->ops, index);

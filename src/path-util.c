@@ -279,3 +279,16 @@ cordon_path_append_encoded (GString *out,
     else
       g_string_append_c (out, *p);
 }
+
+/* Host directories a writable bind must never be: the command could
+ * replace the programs and libraries every later process runs. */
+gboolean
+cordon_path_is_system_dir (const char *path)
+{
+  static const char * const system_dirs[] = {
+    "/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+    "/boot", "/dev", "/proc", "/sys", "/var", "/run", NULL
+  };
+
+  return g_strv_contains (system_dirs, path);
+}

@@ -21,6 +21,7 @@ gboolean cordon_glob_match (const char *pattern,
                             const char *string);
 int cordon_path_compare_by_depth (const char *a,
                                   const char *b);
+gboolean cordon_path_is_system_dir (const char *path);
 char *cordon_shell_quote (const char *s);
 int cordon_compare_string_ptrs (gconstpointer a,
                                 gconstpointer b);

@@ -182,7 +182,7 @@ cordon_op_kind_name (CordonOpKind kind)
 {
   static const char * const names[CORDON_OP_MAX] = {
     "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
-    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "chdir", "helper-bind",
+    "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "hide-dir", "chdir", "helper-bind",
     "status-fd", "disable-userns", "seccomp", "option",
   };
 
@@ -207,7 +207,8 @@ cordon_plan_cover (const CordonPlan *plan,
       if (op == except
           || (op->kind != CORDON_OP_TMPFS && op->kind != CORDON_OP_RO_BIND
               && op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_PROC
-              && op->kind != CORDON_OP_DEV && op->kind != CORDON_OP_MASK_DIR))
+              && op->kind != CORDON_OP_DEV && op->kind != CORDON_OP_MASK_DIR
+              && op->kind != CORDON_OP_HIDE_DIR))
         continue;
       if (cordon_path_is_ancestor (op->dest, path, TRUE)
           && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))

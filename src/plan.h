@@ -35,6 +35,8 @@ typedef enum
   CORDON_OP_TMPFS,            /* scratch tmpfs at dest */
   CORDON_OP_MASK_FILE,        /* /dev/null bound read-only over dest */
   CORDON_OP_MASK_DIR,         /* empty read-only tmpfs over dest */
+  CORDON_OP_HIDE_DIR,         /* empty tmpfs over dest, where what is bound below shows; made
+                               * read-only once the last mount point is in (hide.h) */
   CORDON_OP_CHDIR,
   CORDON_OP_HELPER_BIND,      /* src: cordon-exec on the host, bound read-only at dest */
   CORDON_OP_STATUS_FD,        /* bwrap's --json-status-fd, at fd */

@@ -220,11 +220,34 @@ check_read_only_against_tmpfs (const CordonPolicy *policy,
     }
 }
 
+/* hide= covers what the host has there with an empty directory: '/'
+ * would be nothing at all (root=minimal is the way to less), and /proc
+ * and /dev are the sandbox's own, cordon's helper among them. */
+static void
+check_hide (const CordonPolicy *policy,
+            CordonDiagnostics *diags)
+{
+  static const char * const refused[] = { "/", "/proc", "/dev", NULL };
+  GPtrArray *hide = cordon_policy_get_list (policy, CORDON_KEY_FS_HIDE);
+
+  for (guint i = 0; i < hide->len; i++)
+    {
+      const CordonItem *h = g_ptr_array_index (hide, i);
+      g_autofree char *norm = cordon_path_normalize (h->text);
+
+      if (g_strv_contains (refused, norm))
+        diag (diags, CORDON_SEVERITY_ERROR, h, "'%s' cannot be hidden: %s", h->text,
+              g_str_equal (norm, "/") ? "that would leave nothing; root=minimal shows less of the host"
+                                      : "the sandbox's own, not the host's");
+    }
+}
+
 static void
 check_filesystem (const CordonPolicy *policy,
                   CordonDiagnostics *diags)
 {
   check_read_only_against_tmpfs (policy, diags);
+  check_hide (policy, diags);
   for (guint k = 0; k < G_N_ELEMENTS (writable_keys); k++)
     {
       GPtrArray *writable = cordon_policy_get_list (policy, writable_keys[k]);

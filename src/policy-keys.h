@@ -38,6 +38,10 @@
      "like read-only, skipped where absent") \
   K (FS_TMPFS, "filesystem", "tmpfs", TRUE, PATH, NULL, 0, 0, \
      "empty scratch tmpfs mounts") \
+  K (FS_HIDE, "filesystem", "hide", TRUE, PATH, NULL, 0, 0, \
+     "host directories shown empty and read-only, but for what the policy binds below") \
+  K (FS_HIDE_SIBLINGS, "filesystem", "hide-siblings", FALSE, BOOL, NULL, FALSE, 0, \
+     "the directory that holds each writable bind shows only what the policy binds there") \
   K (FS_PROTECT, "filesystem", "protect", TRUE, REL_PATH, NULL, 0, 0, \
      "paths below each writable bind kept read-only (a repository's hooks and config)") \
   K (FS_UNPROTECT, "filesystem", "unprotect", TRUE, REL_PATH, NULL, 0, 0, \

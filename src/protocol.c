@@ -27,6 +27,7 @@ const CordonSpecVerbInfo cordon_spec_verbs[CORDON_SPEC_MAX] = {
   [CORDON_SPEC_CAPEFF] = { "capeff", 2, NULL },
   [CORDON_SPEC_CGROUP] = { "cgroup", 5, "the sandbox can neither open a limit of its cgroup for writing nor move itself to the parent" },
   [CORDON_SPEC_PINNED] = { "pinned", 3, "cannot be renamed or removed (a mount point)" },
+  [CORDON_SPEC_HIDDEN] = { "hidden", 4, "shows only what the policy binds there, and nothing can be created" },
 };
 
 CordonSpecVerb

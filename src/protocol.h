@@ -117,6 +117,7 @@ typedef enum
   CORDON_SPEC_CAPEFF,         /* capeff HEX: the capabilities the policy keeps */
   CORDON_SPEC_CGROUP,         /* cgroup ID LEAF PARENT FILE|-: a cgroup of the sandbox's */
   CORDON_SPEC_PINNED,         /* pinned ID PATH: a mount point under a writable bind */
+  CORDON_SPEC_HIDDEN,         /* hidden ID PATH SHOWN: SHOWN its only entries, '/'-joined after a '/' */
   CORDON_SPEC_MAX
 } CordonSpecVerb;
 

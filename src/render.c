@@ -46,6 +46,7 @@ static const struct
   [CORDON_OP_TMPFS] = { "--tmpfs", ARGS_DEST },
   [CORDON_OP_MASK_FILE] = { "--ro-bind", ARGS_BOTH },
   [CORDON_OP_MASK_DIR] = { "--tmpfs", ARGS_DEST },
+  [CORDON_OP_HIDE_DIR] = { "--tmpfs", ARGS_DEST },
   [CORDON_OP_CHDIR] = { "--chdir", ARGS_DEST },
   [CORDON_OP_HELPER_BIND] = { "--ro-bind", ARGS_BOTH },
   [CORDON_OP_STATUS_FD] = { "--json-status-fd", ARGS_FD },

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hide.h"
 #include "launch.h"
 #include "mount-table.h"
 #include "path-util.h"
@@ -142,6 +143,23 @@ mask_verb (const CordonOp *op)
     }
 }
 
+/* A hidden directory (hide.h): the names it may show ride beside it. */
+static void
+add_hidden_check (CordonVerify *v,
+                  const CordonPlan *plan,
+                  const CordonOp *op)
+{
+  g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+  g_autofree char *shown = cordon_hide_shown (plan, op->dest);
+
+  g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[CORDON_SPEC_HIDDEN].word, id);
+  cordon_path_append_encoded (v->spec, op->dest);
+  g_string_append_c (v->spec, '\t');
+  cordon_path_append_encoded (v->spec, shown);
+  g_string_append_c (v->spec, '\n');
+  add_check (v, id, op->dest, cordon_spec_verbs[CORDON_SPEC_HIDDEN].expect, op);
+}
+
 static void
 add_mask_checks (CordonVerify *v,
                  const CordonPlan *plan)
@@ -155,6 +173,8 @@ add_mask_checks (CordonVerify *v,
         add_path_check (v, verb, op->dest, op);
       if (op->pinned)
         add_path_check (v, CORDON_SPEC_PINNED, op->dest, op);
+      if (op->kind == CORDON_OP_HIDE_DIR)
+        add_hidden_check (v, plan, op);
       if (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR)
         g_ptr_array_add (v->mask_dests, g_strdup (op->dest));
     }

@@ -183,6 +183,8 @@ build_tree (FixtureHost *host)
     "/etc", "/tmp", "/var/tmp", "/proc", "/dev", "/run",
     "/run/user/1000", "/home/alice/work", "/home/alice/.ssh",
     "/home/alice/.aws", "/home/alice/.gnupg", "/home/alice/.config/git",
+    "/home/bob", "/srv/jobs/other", "/sys/class/net", "/sys/devices/virtual/net/lo",
+    "/sys/fs/cgroup",
   };
   static const char * const files[] = {
     "/usr/bin/sh", "/etc/passwd", "/etc/hosts",

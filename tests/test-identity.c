@@ -368,15 +368,15 @@ test_identity_leaves_out_a_mask_the_user_cannot_reach (void **state)
   g_autoptr(CordonPlan) plan = NULL;
   const CordonSkip *skip;
 
-  fixture_host_add_file (host, "/srv/closed/secret");
-  chmod_fixture (host, "/srv/closed", 0700);
-  plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n");
-  skip = find_skip (plan, "/srv/closed/secret");
+  fixture_host_add_file (host, "/opt/closed/secret");
+  chmod_fixture (host, "/opt/closed", 0700);
+  plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/opt/closed/secret\n");
+  skip = find_skip (plan, "/opt/closed/secret");
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "uid 99999, the sandbox's host user, cannot reach it"));
   assert_int_equal (find_op (plan, CORDON_OP_MASK_FILE), -1);
   assert_int_equal (plan->unreachable->len, 1);
-  assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/srv/closed/secret");
+  assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/opt/closed/secret");
 }
 
 static void
@@ -385,9 +385,9 @@ test_identity_masks_what_the_caller_itself_would_reach (void **state)
   g_autoptr(FixtureHost) host = fixture_host_new (0);
   g_autoptr(CordonPlan) plan = NULL;
 
-  fixture_host_add_file (host, "/srv/closed/secret");
-  chmod_fixture (host, "/srv/closed", 0700);
-  plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/srv/closed/secret\n[identity]\nhost-user=root\n");
+  fixture_host_add_file (host, "/opt/closed/secret");
+  chmod_fixture (host, "/opt/closed", 0700);
+  plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/opt/closed/secret\n[identity]\nhost-user=root\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE) >= 0);
   assert_int_equal (plan->unreachable->len, 0);
 }
@@ -457,24 +457,24 @@ test_identity_proves_a_left_out_tmpfs_unreachable_too (void **state)
   g_autoptr(FixtureHost) host = fixture_host_new (0);
   g_autoptr(CordonPlan) plan = NULL;
 
-  fixture_host_add_dir (host, "/srv/closed/cache");
-  chmod_fixture (host, "/srv/closed", 0700);
-  plan = fixture_compile_ok (host, TRIAL "[filesystem]\ntmpfs=/srv/closed/cache\n");
-  assert_non_null (find_skip (plan, "/srv/closed/cache"));
+  fixture_host_add_dir (host, "/opt/closed/cache");
+  chmod_fixture (host, "/opt/closed", 0700);
+  plan = fixture_compile_ok (host, TRIAL "[filesystem]\ntmpfs=/opt/closed/cache\n");
+  assert_non_null (find_skip (plan, "/opt/closed/cache"));
   assert_int_equal (plan->unreachable->len, 1);
-  assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/srv/closed/cache");
+  assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/opt/closed/cache");
 }
 
 static void
 test_identity_refuses_to_bind_a_closed_directory_and_reach_below_it (void **state)
 {
-  g_autoptr(FixtureHost) host = fixture_host_new_full (0, NULL, "/srv/closed/wd");
+  g_autoptr(FixtureHost) host = fixture_host_new_full (0, NULL, "/opt/closed/wd");
   g_autofree char *msg = NULL;
 
-  fixture_host_add_dir (host, "/srv/closed/wd");
-  chmod_fixture (host, "/srv/closed", 0700);
-  msg = compile_error (host, TRIAL "[filesystem]\nread-only=/srv/closed\n");
-  assert_non_null (strstr (msg, "/srv/closed is bound, and paths below it too"));
+  fixture_host_add_dir (host, "/opt/closed/wd");
+  chmod_fixture (host, "/opt/closed", 0700);
+  msg = compile_error (host, TRIAL "[filesystem]\nread-only=/opt/closed\n");
+  assert_non_null (strstr (msg, "/opt/closed is bound, and paths below it too"));
 }
 
 int

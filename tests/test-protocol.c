@@ -68,9 +68,10 @@ test_protocol_gives_a_check_to_each_line_with_an_id (void **state)
   for (unsigned i = 0; i < CORDON_SPEC_MAX; i++)
     {
       /* socket ID PATH, namespace ID NAME INODE, cgroup ID LEAF PARENT
-       * FILE, pinned ID PATH: the id is the second field, and the line's
-       * check says what it proves. */
-      int numbered = i <= CORDON_SPEC_NAMESPACE || i == CORDON_SPEC_CGROUP || i == CORDON_SPEC_PINNED;
+       * FILE, pinned ID PATH, hidden ID PATH SHOWN: the id is the second
+       * field, and the line's check says what it proves. */
+      int numbered = i <= CORDON_SPEC_NAMESPACE || i == CORDON_SPEC_CGROUP || i == CORDON_SPEC_PINNED
+                     || i == CORDON_SPEC_HIDDEN;
 
       assert_int_equal (cordon_spec_verbs[i].expect != NULL, numbered);
       if (numbered)

@@ -317,7 +317,8 @@ static void
 test_verify_writes_only_lines_the_helper_reads (void **state)
 {
   g_autoptr(CordonPlan) plan = plan_of (*state, "[filesystem]\nroot=read-only\nwritable=${WORKDIR}\n"
-                                                "protect=README\n[proc]\nmode=host-ro\n"
+                                                "protect=README\nhide=/home/alice/.config\n"
+                                                "[proc]\nmode=host-ro\n"
                                                 "[secrets]\nmask=${HOME}/.netrc;${HOME}/.ssh\n"
                                                 "[sockets]\nmask=@docker\n[environment]\nallow=PATH\n");
   g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
