@@ -204,7 +204,8 @@ sys_in_view (const Hider *h,
 
 /* What a fresh sysfs of the sandbox's own namespaces would show: of the
  * network, its lo alone (the host's interfaces and their addresses not);
- * of the cgroups, nothing of the host's tree. */
+ * of the cgroups, nothing of the host's tree. lo's directory is bound
+ * wherever /sys/devices is hidden, by this view or by a policy's hide=. */
 static gboolean
 hide_sys (Hider *h,
           const CordonPolicy *policy,
@@ -212,25 +213,22 @@ hide_sys (Hider *h,
 {
   const CordonItem *net = unshare_item (policy, CORDON_NS_NET);
   const CordonItem *cgroup = unshare_item (policy, CORDON_NS_CGROUP);
-  const CordonPathInfo *lo = cordon_host_facts_lookup (h->facts, "/sys/devices/virtual/net/lo");
-  gboolean has_lo = lo != NULL && lo->kind == CORDON_PATH_DIR;
+  const char *lo = "/sys/devices/virtual/net/lo";
+  const CordonPathInfo *lo_info = cordon_host_facts_lookup (h->facts, lo);
 
   if ((h->plan->namespaces & CORDON_NS_NET) && net != NULL && sys_in_view (h, "/sys/class/net"))
     {
-      if (hide_one (h, net, "/sys/class/net", "new net namespace: of the host's interfaces, lo alone", error)
-          && has_lo)
-        g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_SYMLINK, "../../devices/virtual/net/lo",
-                                                   "/sys/class/net/lo", net, "the one interface shown"));
-      if (error != NULL && *error != NULL)
-        return FALSE;
+      if (!hide_one (h, net, "/sys/class/net", "new net namespace: of the host's interfaces, lo alone", error))
+        return error == NULL || *error == NULL;
+      if (lo_info == NULL || lo_info->kind != CORDON_PATH_DIR)
+        return TRUE;
+      g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_SYMLINK, "../../devices/virtual/net/lo",
+                                                 "/sys/class/net/lo", net, "the one interface shown"));
       if (sys_in_view (h, "/sys/devices/virtual/net")
-          && hide_one (h, net, "/sys/devices/virtual/net", "new net namespace: of the host's virtual "
-                       "interfaces, lo alone", error) && has_lo)
-        g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_RO_BIND, "/sys/devices/virtual/net/lo",
-                                                   "/sys/devices/virtual/net/lo", net,
-                                                   "the one interface shown"));
-      if (error != NULL && *error != NULL)
+          && !hide_one (h, net, "/sys/devices/virtual/net", "new net namespace: of the host's virtual "
+                        "interfaces, lo alone", error) && error != NULL && *error != NULL)
         return FALSE;
+      g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_RO_BIND, lo, lo, net, "the one interface shown"));
     }
   if ((h->plan->namespaces & CORDON_NS_CGROUP) && cgroup != NULL && sys_in_view (h, "/sys/fs/cgroup"))
     hide_one (h, cgroup, "/sys/fs/cgroup", "new cgroup namespace: nothing of the host's cgroup tree",
