@@ -194,13 +194,28 @@ add_environment (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
-/* Every mask the plan applies, beside its rule: with "skipped", every
- * decision about a socket or secret is in the report. */
+static gboolean
+is_mask (const CordonOp *op)
+{
+  return (op->kind == CORDON_OP_MASK_FILE || op->kind == CORDON_OP_MASK_DIR) && !op->pinned;
+}
+
+static gboolean
+is_hidden (const CordonOp *op)
+{
+  return op->kind == CORDON_OP_HIDE_DIR;
+}
+
+/* Every mask (or hidden directory) the plan applies, beside its rule:
+ * with "skipped", every decision about a socket, a secret or what of
+ * the host is in view is in the report. */
 static void
 add_masked (JsonBuilder *b,
+            const char *name,
+            gboolean (*wanted) (const CordonOp *op),
             const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "masked");
+  json_builder_set_member_name (b, name);
   if (plan == NULL)
     {
       json_builder_add_null_value (b);
@@ -212,7 +227,7 @@ add_masked (JsonBuilder *b,
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
       g_autofree char *rule = NULL;
 
-      if ((op->kind != CORDON_OP_MASK_FILE && op->kind != CORDON_OP_MASK_DIR) || op->pinned)
+      if (!wanted (op))
         continue;
       if (op->rule.file != NULL)
         rule = cordon_location_to_string (&op->rule);
@@ -481,7 +496,8 @@ cordon_report_to_json (const CordonReport *report)
   add_string_array (b, "degradations", report->degradations);
   add_identity (b, report->plan);
   add_environment (b, report->plan);
-  add_masked (b, report->plan);
+  add_masked (b, "masked", is_mask, report->plan);
+  add_masked (b, "hidden", is_hidden, report->plan);
   add_skipped (b, report->plan);
   add_string_array (b, "abstract_sockets", report->plan != NULL ? report->plan->abstract_sockets : NULL);
   add_limits (b, report->plan, report->cgroup_stats);

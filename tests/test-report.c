@@ -235,7 +235,7 @@ test_report_lists_every_member_in_schema_order (void **state)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
                        "cordon_version,policy,overrides,probe,proc,degradations,identity,"
-                       "environment,masked,skipped,abstract_sockets,limits,verification,child_pid,exit_status,signal,timed_out,"
+                       "environment,masked,hidden,skipped,abstract_sockets,limits,verification,child_pid,exit_status,signal,timed_out,"
                        "outcome,exec_errno,audit,planted,failure,durations_ms");
 }
 
@@ -467,6 +467,7 @@ test_report_without_a_plan_writes_null_environment_and_skipped (void **state)
   root = report_json (&f->report);
   assert_member_null (root, "environment");
   assert_member_null (root, "masked");
+  assert_member_null (root, "hidden");
   assert_member_null (root, "skipped");
   assert_member_null (root, "limits");
 }
@@ -619,6 +620,7 @@ test_report_lists_each_mask_with_its_rule_and_reason (void **state)
   cordon_plan_add_op (f->plan, CORDON_OP_MASK_FILE, "/dev/null", "/home/u/.netrc", &item,
                       "mask secret (file)");
   cordon_plan_add_op (f->plan, CORDON_OP_TMPFS, NULL, "/tmp", NULL, "scratch tmpfs");
+  cordon_plan_add_op (f->plan, CORDON_OP_HIDE_DIR, NULL, "/home", NULL, "hidden");
   root = report_json (&f->report);
   masked = json_node_get_array (member (root, "masked"));
   assert_int_equal (json_array_get_length (masked), 1);
@@ -626,6 +628,28 @@ test_report_lists_each_mask_with_its_rule_and_reason (void **state)
   assert_string_equal (json_object_get_string_member (m, "path"), "/home/u/.netrc");
   assert_string_equal (json_object_get_string_member (m, "rule"), "p.policy:4:6");
   assert_string_equal (json_object_get_string_member (m, "why"), "mask secret (file)");
+}
+
+/* A hidden directory is listed on its own, not among the masks. */
+static void
+test_report_lists_each_hidden_directory (void **state)
+{
+  Fixture *f = *state;
+  CordonLocation at = { g_intern_string ("p.policy"), 5, 6 };
+  CordonItem item = { CORDON_KEY_FS_HIDE, (char *) "/home", 0, at, 0 };
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *hidden;
+  JsonObject *h;
+
+  cordon_plan_add_op (f->plan, CORDON_OP_MASK_DIR, NULL, "/home/u/.ssh", NULL, "mask secret (directory)");
+  cordon_plan_add_op (f->plan, CORDON_OP_HIDE_DIR, NULL, "/home", &item, "hidden");
+  root = report_json (&f->report);
+  hidden = json_node_get_array (member (root, "hidden"));
+  assert_int_equal (json_array_get_length (hidden), 1);
+  h = json_array_get_object_element (hidden, 0);
+  assert_string_equal (json_object_get_string_member (h, "path"), "/home");
+  assert_string_equal (json_object_get_string_member (h, "rule"), "p.policy:5:6");
+  assert_int_equal (json_array_get_length (json_node_get_array (member (root, "masked"))), 1);
 }
 
 /* --- the run ------------------------------------------------------------ */
@@ -986,6 +1010,7 @@ main (void)
     T (test_report_stays_utf8_for_a_path_that_is_not),
     T (test_report_without_a_plan_writes_null_environment_and_skipped),
     T (test_report_lists_each_mask_with_its_rule_and_reason),
+    T (test_report_lists_each_hidden_directory),
     T (test_report_records_how_the_command_exited),
     T (test_report_records_a_timeout_and_the_signal_that_ended_it),
     T (test_report_records_exec_errno_when_the_command_was_not_found),
