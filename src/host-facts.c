@@ -192,6 +192,8 @@ cordon_host_facts_new (const char *sysroot,
                                         (GDestroyNotify) g_ptr_array_unref);
   facts->gitdirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) g_ptr_array_unref);
+  facts->inside = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) g_ptr_array_unref);
   return g_steal_pointer (&facts);
 }
 
@@ -227,6 +229,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
     g_hash_table_unref (facts->globs);
   if (facts->gitdirs != NULL)
     g_hash_table_unref (facts->gitdirs);
+  if (facts->inside != NULL)
+    g_hash_table_unref (facts->inside);
   if (facts->unix_paths != NULL)
     g_ptr_array_unref (facts->unix_paths);
   if (facts->abstract_sockets != NULL)
@@ -287,6 +291,7 @@ cordon_host_facts_stat (CordonHostFacts *facts,
       info->uid = st.st_uid;
       info->gid = st.st_gid;
       info->mode = st.st_mode & 07777;
+      info->nlink = (guint) MIN (st.st_nlink, G_MAXUINT);
     }
   if (info->kind == CORDON_PATH_SYMLINK)
     info->link_target = g_file_read_link (real, NULL);
@@ -607,11 +612,12 @@ scan_value (CordonHostFacts *facts,
     cordon_host_facts_stat_mask (facts, g_ptr_array_index (matches, i));
 }
 
+/* Keys whose paths are also known with every symlink resolved. */
 static gboolean
 is_mask_key (CordonKey key)
 {
   return key == CORDON_KEY_SECRETS_MASK || key == CORDON_KEY_SOCKETS_MASK
-         || key == CORDON_KEY_SOCKETS_ALLOW;
+         || key == CORDON_KEY_SOCKETS_ALLOW || key == CORDON_KEY_FS_HIDE;
 }
 
 static void
@@ -716,6 +722,81 @@ read_gitdirs (const CordonHostFacts *facts,
   return dirs;
 }
 
+/* Depth-first below `path` (its fd `fd`, taken): what inside_of keeps. */
+static void
+walk_inside (CordonHostFacts *facts,
+             int fd,
+             const char *path,
+             guint depth,
+             guint *seen,
+             GPtrArray *found)
+{
+  DIR *d = fdopendir (fd);
+  struct dirent *de;
+
+  if (d == NULL)
+    {
+      close (fd);
+      return;
+    }
+  while ((de = readdir (d)) != NULL)
+    {
+      g_autofree char *child = NULL;
+      struct stat st;
+      int sub;
+
+      if (strcmp (de->d_name, ".") == 0 || strcmp (de->d_name, "..") == 0)
+        continue;
+      if (++*seen > CORDON_INSIDE_MAX)
+        {
+          g_ptr_array_insert (found, 0, g_strdup (""));
+          break;
+        }
+      if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        continue;
+      child = g_build_filename (path, de->d_name, NULL);
+      if (S_ISLNK (st.st_mode) || (S_ISREG (st.st_mode) && st.st_nlink > 1))
+        {
+          cordon_host_facts_stat (facts, child);
+          g_ptr_array_add (found, g_steal_pointer (&child));
+        }
+      else if (S_ISDIR (st.st_mode) && depth < 16
+               && (sub = openat (dirfd (d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+        walk_inside (facts, sub, child, depth + 1, seen, found);
+      if (found->len > 0 && ((const char *) g_ptr_array_index (found, 0))[0] == '\0')
+        break;
+    }
+  closedir (d);
+}
+
+/* What a read-only bind of the protected directory `dir` would not hold
+ * (cordon_host_facts_inside), looked up once. */
+static void
+scan_inside (CordonHostFacts *facts,
+             const char *dir)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (facts, dir);
+  g_autofree char *real = g_strconcat (facts->sysroot, dir, NULL);
+  GPtrArray *found;
+  guint seen = 0;
+  int fd;
+
+  if (info == NULL || info->kind != CORDON_PATH_DIR || g_hash_table_contains (facts->inside, dir))
+    return;
+  found = g_ptr_array_new_with_free_func (g_free);
+  if ((fd = open (real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+    walk_inside (facts, fd, dir, 0, &seen, found);
+  g_ptr_array_sort (found, cordon_compare_string_ptrs);
+  g_hash_table_insert (facts->inside, g_strdup (dir), found);
+}
+
+GPtrArray *
+cordon_host_facts_inside (const CordonHostFacts *facts,
+                          const char *dir)
+{
+  return g_hash_table_lookup (facts->inside, dir);
+}
+
 void
 cordon_host_facts_scan_protected (CordonHostFacts *facts,
                                   const char *bind,
@@ -729,6 +810,7 @@ cordon_host_facts_scan_protected (CordonHostFacts *facts,
       g_autofree char *path = g_build_filename (bind, g_ptr_array_index (entries, i), NULL);
 
       stat_below (facts, bind, path);
+      scan_inside (facts, path);
     }
   cordon_host_facts_stat (facts, dot_git);
   info = cordon_host_facts_lookup (facts, dot_git);
@@ -749,6 +831,7 @@ cordon_host_facts_scan_protected (CordonHostFacts *facts,
           path = g_build_filename (g_ptr_array_index (dirs, d), entry + strlen (".git/"), NULL);
           cordon_host_facts_stat (facts, g_ptr_array_index (dirs, d));
           stat_below (facts, g_ptr_array_index (dirs, d), path);
+          scan_inside (facts, path);
           cordon_host_facts_stat_ancestors (facts, path);
         }
   }

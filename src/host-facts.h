@@ -39,6 +39,7 @@ typedef struct
   uid_t uid;           /* owner, group and mode (lstat), for who may search it */
   gid_t gid;
   guint mode;
+  guint nlink;         /* its hard links (lstat) */
 } CordonPathInfo;
 
 /* Whom a root caller's sandbox runs as on the host ([identity]
@@ -69,6 +70,8 @@ typedef struct
   char *bwrap_path;
   GHashTable *paths;        /* host path -> CordonPathInfo */
   GHashTable *globs;        /* pattern -> GPtrArray of matching paths, sorted */
+  GHashTable *inside;       /* a protected directory -> GPtrArray of what a read-only bind of it
+                             * does not hold (cordon_host_facts_inside), sorted */
   GHashTable *gitdirs;      /* a .git file below a writable bind -> GPtrArray of the repository
                              * directories it names (its gitdir, then that one's commondir) */
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
@@ -136,6 +139,14 @@ void cordon_host_facts_scan_protected (CordonHostFacts *facts,
                                        const char *bind,
                                        GPtrArray *entries);
 /* The repository directories `dot_git` (a .git file) names, or NULL. */
+/* The entries below a protected directory that a read-only bind of it
+ * does not hold, each with its facts: a regular file with another hard
+ * link, a symbolic link (what it names may be the sandbox's to write);
+ * "" first when it holds more than CORDON_INSIDE_MAX entries, too many
+ * to look at. NULL when the directory was not looked into. */
+#define CORDON_INSIDE_MAX 4096
+GPtrArray *cordon_host_facts_inside (const CordonHostFacts *facts,
+                                     const char *dir);
 GPtrArray *cordon_host_facts_gitdirs (const CordonHostFacts *facts,
                                       const char *dot_git);
 GPtrArray *cordon_host_facts_glob_matches (const CordonHostFacts *facts,

@@ -33,6 +33,47 @@ refuse (const CordonItem *item,
   return FALSE;
 }
 
+/* What a read-only bind of `path` would not hold: a file with another
+ * hard link (written there, it changes here), a symbolic link below a
+ * protected directory to what the sandbox may write. FALSE (refused)
+ * for the first; the links to elsewhere (a store, /usr) hold. */
+static gboolean
+check_links (const Protector *p,
+             const CordonItem *item,
+             const char *path,
+             const CordonPathInfo *info,
+             GError **error)
+{
+  GPtrArray *inside = cordon_host_facts_inside (p->facts, path);
+
+  if (info->kind == CORDON_PATH_FILE && info->nlink > 1)
+    return refuse (item, path, "has another hard link, where the sandbox could write it", error);
+  for (guint i = 0; inside != NULL && i < inside->len; i++)
+    {
+      const char *child = g_ptr_array_index (inside, i);
+      const CordonPathInfo *c = child[0] != '\0' ? cordon_host_facts_lookup (p->facts, child) : NULL;
+      g_autofree char *dir = NULL;
+      g_autofree char *target = NULL;
+      const CordonOp *cover;
+
+      if (child[0] == '\0')
+        return refuse (item, path, "holds more than " G_STRINGIFY (CORDON_INSIDE_MAX)
+                       " entries, too many to look for links in", error);
+      if (c == NULL)
+        continue;
+      if (c->kind == CORDON_PATH_FILE && c->nlink > 1)
+        return refuse (item, child, "has another hard link, where the sandbox could write it", error);
+      if (c->kind != CORDON_PATH_SYMLINK || c->link_target == NULL)
+        continue;
+      dir = g_path_get_dirname (child);
+      target = g_canonicalize_filename (c->link_target, dir);
+      cover = cordon_plan_cover (p->plan, target, NULL);
+      if (cover != NULL && cover->kind == CORDON_OP_BIND)
+        return refuse (item, child, "is a symbolic link to what the sandbox may write", error);
+    }
+  return TRUE;
+}
+
 /* The directories strictly between the writable bind `top` and `path`,
  * shallowest first, into `between`; FALSE (refused) where one is a
  * symlink; *absent where one is missing or not a directory (nothing to
@@ -106,6 +147,8 @@ protect_path (Protector *p,
     return refuse (item, path, "is a symbolic link", error);
   if (info->kind != CORDON_PATH_ABSENT && info->kind != CORDON_PATH_FILE && info->kind != CORDON_PATH_DIR)
     return refuse (item, path, "is neither a file nor a directory", error);
+  if (!check_links (p, item, path, info, error))
+    return FALSE;
   /* Each directory on the way is pinned once: a second entry's way
    * starts at the first's pin (its cover). One pinned now hides what
    * earlier steps mounted below it: made again after it (but not below

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "compile.h"
@@ -252,6 +253,57 @@ test_protect_refuses_a_symlink_on_the_way_to_an_entry (void **state)
                        "test.policy:4:9: '" W "/.git' is a symbolic link on the way: [filesystem] protect= "
                        "can keep only a file or a directory read-only (replace it, or take the entry out "
                        "with unprotect=.git/hooks)");
+}
+
+/* A hook hard-linked to a file of the workdir is written there: a
+ * read-only bind of hooks/ would not hold it. Nor .git/config. */
+static void
+test_protect_refuses_a_hard_linked_hook_or_config (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *hook = g_build_filename (host->root, W "/.git/hooks/pre-commit", NULL);
+  g_autofree char *config = g_build_filename (host->root, W "/.git/config", NULL);
+  g_autofree char *x = g_build_filename (host->root, W "/x", NULL);
+  g_autofree char *y = g_build_filename (host->root, W "/y", NULL);
+  g_autofree char *message = NULL;
+
+  add_repository (host, W);
+  fixture_host_add_file (host, W "/.git/hooks/pre-commit");
+  assert_int_equal (link (hook, x), 0);
+  assert_int_equal (link (config, y), 0);
+  message = compile_refused (host, REPO_POLICY);
+  assert_non_null (strstr (message, "'" W "/.git/hooks/pre-commit' has another hard link"));
+  g_free (message);
+  message = compile_refused (host, "[filesystem]\nroot=read-only\nwritable=${WORKDIR}\nprotect=.git/config\n");
+  assert_non_null (strstr (message, "'" W "/.git/config' has another hard link"));
+}
+
+/* A symlink in hooks/ to a file of the workdir: the hook is what the
+ * sandbox writes there. */
+static void
+test_protect_refuses_a_symlink_inside_an_entry_to_the_workdir (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *message = NULL;
+
+  add_repository (host, W);
+  fixture_host_add_file (host, W "/x");
+  fixture_host_add_symlink (host, W "/.git/hooks/post-merge", "../../x");
+  message = compile_refused (host, REPO_POLICY);
+  assert_non_null (strstr (message, "'" W "/.git/hooks/post-merge' is a symbolic link to what the sandbox may write"));
+}
+
+/* The control: one to what the sandbox cannot write holds. */
+static void
+test_protect_keeps_a_symlink_inside_an_entry_to_the_read_only_root (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  add_repository (host, W);
+  fixture_host_add_symlink (host, W "/.git/hooks/post-merge", "../../../../../usr/bin/sh");
+  plan = fixture_compile_ok (host, REPO_POLICY);
+  assert_non_null (plan);
 }
 
 /* --- which entries -------------------------------------------------------- */
@@ -523,6 +575,9 @@ main (void)
     T (test_protect_binds_nothing_and_names_each_entry_where_there_is_no_repository),
     T (test_protect_refuses_a_symlink_at_an_entry_and_names_its_unprotect),
     T (test_protect_refuses_a_symlink_on_the_way_to_an_entry),
+    T (test_protect_refuses_a_hard_linked_hook_or_config),
+    T (test_protect_refuses_a_symlink_inside_an_entry_to_the_workdir),
+    T (test_protect_keeps_a_symlink_inside_an_entry_to_the_read_only_root),
     T (test_protect_takes_out_an_entry_unprotect_names_with_or_without_its_slash),
     T (test_protect_keeps_a_repeated_entry_once),
     T (test_protect_holds_the_entries_in_each_writable_bind),
