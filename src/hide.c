@@ -55,7 +55,7 @@ skip_reason (const Hider *h,
   if (info->kind == CORDON_PATH_ABSENT)
     return "absent on this host: nothing to hide";
   if (info->kind == CORDON_PATH_SYMLINK)
-    return "a symbolic link on this host: hide the directory it leads to";
+    return "a symbolic link on this host, to no directory: nothing to hide";
   if (info->kind != CORDON_PATH_DIR)
     return "not a directory: [secrets] mask= hides a file";
   if ((c = cover (h, path)) == NULL)
@@ -102,6 +102,20 @@ hide_one (Hider *h,
   return TRUE;
 }
 
+/* A symbolic link to a directory (/home on an image-based host, a link
+ * to /var/home) is hidden where it leads: there the sandbox sees it. */
+static const char *
+real_dir (const Hider *h,
+          const char *path)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (h->facts, path);
+  const CordonPathInfo *target = info != NULL && info->canonical != NULL
+                                 ? cordon_host_facts_lookup (h->facts, info->canonical) : NULL;
+
+  return info != NULL && info->kind == CORDON_PATH_SYMLINK && target != NULL && target->kind == CORDON_PATH_DIR
+         ? info->canonical : path;
+}
+
 static gboolean
 hide_listed (Hider *h,
              const CordonPolicy *policy,
@@ -124,8 +138,8 @@ hide_listed (Hider *h,
           cordon_plan_add_skip (h->plan, it, it->text, reason);
           continue;
         }
-      hide_one (h, it, path, "hidden: an empty read-only directory, but for what is bound below",
-                error);
+      hide_one (h, it, real_dir (h, path), "hidden: an empty read-only directory, but for what is "
+                "bound below", error);
       if (error != NULL && *error != NULL)
         return FALSE;
     }
@@ -203,34 +217,32 @@ sys_in_view (const Hider *h,
 }
 
 /* What a fresh sysfs of the sandbox's own namespaces would show: of the
- * network, its lo alone (the host's interfaces and their addresses not);
- * of the cgroups, nothing of the host's tree. lo's directory is bound
- * wherever /sys/devices is hidden, by this view or by a policy's hide=. */
+ * network, one entry, lo, an empty directory (its name, not the host's
+ * lo, whose counters would show the host's local traffic); of the
+ * virtual interfaces, none; of the cgroups, nothing of the host's tree.
+ * Each view stands on its own: a policy's hide= above one leaves the
+ * others. */
 static gboolean
 hide_sys (Hider *h,
           const CordonPolicy *policy,
           GError **error)
 {
-  const CordonItem *net = unshare_item (policy, CORDON_NS_NET);
-  const CordonItem *cgroup = unshare_item (policy, CORDON_NS_CGROUP);
-  const char *lo = "/sys/devices/virtual/net/lo";
-  const CordonPathInfo *lo_info = cordon_host_facts_lookup (h->facts, lo);
+  const CordonItem *net = (h->plan->namespaces & CORDON_NS_NET) ? unshare_item (policy, CORDON_NS_NET) : NULL;
+  const CordonItem *cgroup = (h->plan->namespaces & CORDON_NS_CGROUP)
+                             ? unshare_item (policy, CORDON_NS_CGROUP) : NULL;
 
-  if ((h->plan->namespaces & CORDON_NS_NET) && net != NULL && sys_in_view (h, "/sys/class/net"))
-    {
-      if (!hide_one (h, net, "/sys/class/net", "new net namespace: of the host's interfaces, lo alone", error))
-        return error == NULL || *error == NULL;
-      if (lo_info == NULL || lo_info->kind != CORDON_PATH_DIR)
-        return TRUE;
-      g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_SYMLINK, "../../devices/virtual/net/lo",
-                                                 "/sys/class/net/lo", net, "the one interface shown"));
-      if (sys_in_view (h, "/sys/devices/virtual/net")
-          && !hide_one (h, net, "/sys/devices/virtual/net", "new net namespace: of the host's virtual "
-                        "interfaces, lo alone", error) && error != NULL && *error != NULL)
-        return FALSE;
-      g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_RO_BIND, lo, lo, net, "the one interface shown"));
-    }
-  if ((h->plan->namespaces & CORDON_NS_CGROUP) && cgroup != NULL && sys_in_view (h, "/sys/fs/cgroup"))
+  if (net != NULL && sys_in_view (h, "/sys/class/net")
+      && hide_one (h, net, "/sys/class/net", "new net namespace: of the host's interfaces, lo alone", error))
+    g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_HIDE_DIR, NULL, "/sys/class/net/lo", net,
+                                               "lo, by name alone: an empty read-only directory"));
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  if (net != NULL && sys_in_view (h, "/sys/devices/virtual/net"))
+    hide_one (h, net, "/sys/devices/virtual/net", "new net namespace: none of the host's virtual interfaces",
+              error);
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  if (cgroup != NULL && sys_in_view (h, "/sys/fs/cgroup"))
     hide_one (h, cgroup, "/sys/fs/cgroup", "new cgroup namespace: nothing of the host's cgroup tree",
               error);
   return error == NULL || *error == NULL;
@@ -246,7 +258,7 @@ cordon_hide_collect (CordonPlan *plan,
 {
   Hider h = { plan, facts, mounts };
 
-  return hide_siblings (&h, policy, error) && hide_listed (&h, policy, vars, error)
+  return hide_listed (&h, policy, vars, error) && hide_siblings (&h, policy, error)
          && hide_sys (&h, policy, error);
 }
 

@@ -7,10 +7,12 @@
  * over each, where bwrap then makes the mount points of what the policy
  * binds below it (a workdir in a hidden /home shows, its neighbours do
  * not), made read-only once the last of them is in (cordon_hide_seal).
- * /sys/class/net keeps one entry, lo, as in a new network namespace.
+ * /sys/class/net keeps one entry, lo, as in a new network namespace (an
+ * empty directory: the host's lo would show the host's local traffic).
  * A directory the policy binds, or a tmpfs, is shown as the policy says:
- * read-only=/mnt takes /mnt out of an included hide=. An absent path, or
- * one not a directory, is skipped and named. Pure: a stage of compile. */
+ * read-only=/mnt takes /mnt out of an included hide=. A symbolic link to
+ * a directory is hidden where it leads; an absent path, or one not a
+ * directory, is skipped and named. Pure: a stage of compile. */
 #pragma once
 
 #include <glib.h>

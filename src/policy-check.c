@@ -235,7 +235,8 @@ check_hide (const CordonPolicy *policy,
       const CordonItem *h = g_ptr_array_index (hide, i);
       g_autofree char *norm = cordon_path_normalize (h->text);
 
-      if (g_strv_contains (refused, norm))
+      if (g_strv_contains (refused, norm) || cordon_path_is_ancestor ("/proc", norm, FALSE)
+          || cordon_path_is_ancestor ("/dev", norm, FALSE))
         diag (diags, CORDON_SEVERITY_ERROR, h, "'%s' cannot be hidden: %s", h->text,
               g_str_equal (norm, "/") ? "that would leave nothing; root=minimal shows less of the host"
                                       : "the sandbox's own, not the host's");
