@@ -75,6 +75,32 @@ skip_reason (const Hider *h,
   return NULL;
 }
 
+static gboolean hide_one (Hider *h, const CordonItem *item, const char *path, const char *why,
+                          GError **error);
+
+/* The host may show a hidden directory elsewhere too (a bind mount of
+ * it, or of a part, such as a runner's volume of the jobs): hidden there
+ * as well, or the other jobs would be in view at the other path. */
+static void
+hide_aliases (Hider *h,
+              const CordonItem *item,
+              const char *path,
+              GError **error)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (h->facts, path);
+
+  for (guint i = 0; info->aliases != NULL && i < info->aliases->len; i++)
+    {
+      const char *alias = g_ptr_array_index (info->aliases, i);
+      g_autofree char *why = g_strdup_printf ("hidden: %s, mounted here too", path);
+
+      if (cordon_host_facts_lookup (h->facts, alias) != NULL)
+        hide_one (h, item, alias, why, error);
+      if (error != NULL && *error != NULL)
+        return;
+    }
+}
+
 /* The hiding tmpfs at `path`, or a skip; TRUE when it is added. */
 static gboolean
 hide_one (Hider *h,
@@ -99,7 +125,8 @@ hide_one (Hider *h,
       return FALSE;
     }
   g_ptr_array_add (h->mounts, cordon_op_new (CORDON_OP_HIDE_DIR, NULL, path, item, why));
-  return TRUE;
+  hide_aliases (h, item, path, error);
+  return error == NULL || *error == NULL;
 }
 
 /* A symbolic link to a directory (/home on an image-based host, a link

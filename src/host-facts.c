@@ -511,6 +511,66 @@ socket_aliases (const CordonHostFacts *facts,
   return aliases;
 }
 
+/* Where else the host shows the directory `path` (hide.c hides it there
+ * too): each other mount of its file system whose root is it or above
+ * it, at the path that mount shows it; and each one whose root lies
+ * below it, at its mount point (it shows a part). Mounts inside `path`
+ * itself are hidden with it. */
+static GPtrArray *
+dir_aliases (GPtrArray *mounts,
+             const char *path)
+{
+  GPtrArray *aliases = g_ptr_array_new_with_free_func (g_free);
+  const CordonMount *home = cordon_mount_table_holding (mounts, path);
+  g_autofree char *inner = home != NULL ? cordon_mount_table_inner_path (home, path) : NULL;
+
+  for (guint i = 0; inner != NULL && i < mounts->len; i++)
+    {
+      const CordonMount *m = g_ptr_array_index (mounts, i);
+      g_autofree char *joined = NULL;
+      char *alias;
+
+      if (m == home || !g_str_equal (m->dev, home->dev))
+        continue;
+      if (cordon_path_is_ancestor (m->root, inner, TRUE))
+        joined = g_build_filename (m->point, g_str_equal (m->root, "/") ? inner : inner + strlen (m->root), NULL);
+      else if (cordon_path_is_ancestor (inner, m->root, FALSE))
+        joined = g_strdup (m->point);
+      else
+        continue;
+      alias = cordon_path_normalize (joined);
+      if (cordon_path_is_ancestor (path, alias, TRUE)
+          || g_ptr_array_find_with_equal_func (aliases, alias, g_str_equal, NULL))
+        g_free (alias);
+      else
+        g_ptr_array_add (aliases, alias);
+    }
+  g_ptr_array_sort (aliases, cordon_compare_string_ptrs);
+  return aliases;
+}
+
+void
+cordon_host_facts_stat_hidden (CordonHostFacts *facts,
+                               const char *path)
+{
+  CordonPathInfo *info;
+  g_autoptr(GPtrArray) mounts = NULL;
+
+  cordon_host_facts_stat_mask (facts, path);
+  info = g_hash_table_lookup (facts->paths, path);
+  if (info->canonical != NULL)
+    {
+      cordon_host_facts_stat_hidden (facts, info->canonical);
+      return;
+    }
+  if (info->kind != CORDON_PATH_DIR || info->aliases != NULL)
+    return;
+  mounts = read_mounts (facts);
+  info->aliases = dir_aliases (mounts, path);
+  for (guint i = 0; i < info->aliases->len; i++)
+    cordon_host_facts_stat (facts, g_ptr_array_index (info->aliases, i));
+}
+
 /* A path a mask may be mounted on: its kind, its canonical path and, for
  * a socket, whether the caller could connect to it (a socket it cannot
  * open needs no mask) and where else the host shows it. */
@@ -617,7 +677,7 @@ static gboolean
 is_mask_key (CordonKey key)
 {
   return key == CORDON_KEY_SECRETS_MASK || key == CORDON_KEY_SOCKETS_MASK
-         || key == CORDON_KEY_SOCKETS_ALLOW || key == CORDON_KEY_FS_HIDE;
+         || key == CORDON_KEY_SOCKETS_ALLOW;
 }
 
 static void
@@ -640,7 +700,7 @@ scan_socket_entry (CordonHostFacts *facts,
 
 static const CordonKey path_keys[] = {
   CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY, CORDON_KEY_FS_READ_ONLY,
-  CORDON_KEY_FS_READ_ONLY_TRY, CORDON_KEY_FS_TMPFS, CORDON_KEY_FS_HIDE, CORDON_KEY_SECRETS_MASK,
+  CORDON_KEY_FS_READ_ONLY_TRY, CORDON_KEY_FS_TMPFS, CORDON_KEY_SECRETS_MASK,
   CORDON_KEY_SOCKETS_MASK, CORDON_KEY_SOCKETS_ALLOW,
 };
 
@@ -874,9 +934,10 @@ scan_protected (CordonHostFacts *facts,
     }
 }
 
-/* What hide.c decides from: the directory that holds each writable bind
- * (hide-siblings=), and what the host's /sys shows of its network and
- * cgroups (the views of a new network and cgroup namespace). */
+/* What hide.c decides from: each hide= path and the directory that holds
+ * each writable bind (hide-siblings=), with where else the host shows
+ * them, and what the host's /sys shows of its network and cgroups (the
+ * views of a new network and cgroup namespace). */
 static void
 scan_hidden (CordonHostFacts *facts,
              const CordonVars *vars,
@@ -884,9 +945,19 @@ scan_hidden (CordonHostFacts *facts,
 {
   static const CordonKey binds[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
   const CordonItem *siblings = cordon_policy_get (policy, CORDON_KEY_FS_HIDE_SIBLINGS);
+  GPtrArray *hide = cordon_policy_get_list (policy, CORDON_KEY_FS_HIDE);
 
   for (guint i = 0; cordon_hide_sys_paths[i] != NULL; i++)
     cordon_host_facts_stat (facts, cordon_hide_sys_paths[i]);
+  for (guint i = 0; i < hide->len; i++)
+    {
+      const CordonItem *it = g_ptr_array_index (hide, i);
+      g_autofree char *expanded = cordon_vars_expand (it->text, vars, NULL);
+      g_autofree char *path = expanded != NULL ? cordon_path_normalize (expanded) : NULL;
+
+      if (path != NULL)
+        cordon_host_facts_stat_hidden (facts, path);
+    }
   for (guint k = 0; siblings != NULL && siblings->num && k < G_N_ELEMENTS (binds); k++)
     {
       GPtrArray *list = cordon_policy_get_list (policy, binds[k]);
@@ -899,7 +970,7 @@ scan_hidden (CordonHostFacts *facts,
           g_autofree char *parent = bind != NULL ? g_path_get_dirname (bind) : NULL;
 
           if (parent != NULL)
-            cordon_host_facts_stat (facts, parent);
+            cordon_host_facts_stat_hidden (facts, parent);
         }
     }
 }

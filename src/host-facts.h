@@ -35,7 +35,8 @@ typedef struct
   char *link_target;   /* SYMLINK only */
   char *canonical;     /* mask candidates: every symlink resolved, when that differs */
   gboolean connectable;/* SOCKET: the caller may connect (write permission) */
-  GPtrArray *aliases;  /* SOCKET: the same socket at other host paths (bind mounts) */
+  GPtrArray *aliases;  /* SOCKET, and a directory to hide: the same one at other host paths
+                        * (bind mounts; for a directory, mounts of a part of it too) */
   uid_t uid;           /* owner, group and mode (lstat), for who may search it */
   gid_t gid;
   guint mode;
@@ -123,6 +124,11 @@ char *cordon_host_facts_find_helper (const char *name,
                                      GError **error);
 gboolean cordon_host_bwrap_is_setuid (const char *bwrap_path);
 char *cordon_host_bwrap_version (const char *bwrap_path);
+
+/* A directory hide.c may hide: its facts, with every symlink resolved,
+ * and, as its aliases, where else the host's mounts show it. */
+void cordon_host_facts_stat_hidden (CordonHostFacts *facts,
+                                    const char *path);
 
 extern const char * const cordon_minimal_root_entries[];
 extern const char * const cordon_hide_sys_paths[];

@@ -892,11 +892,69 @@ test_hide_renders_tmpfs_then_bind_then_remount_ro (void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown (f, fixture_host_setup, fixture_host_teardown)
 
+/* The host's mount table as the fixture's /proc/self/mountinfo. */
+static void
+write_mountinfo (FixtureHost *host,
+                 const char *text)
+{
+  g_autofree char *dir = g_build_filename (host->root, "proc", "self", NULL);
+  g_autofree char *file = g_build_filename (dir, "mountinfo", NULL);
+
+  assert_int_equal (g_mkdir_with_parents (dir, 0755), 0);
+  assert_true (g_file_set_contents (file, text, -1, NULL));
+}
+
+/* A hidden directory the host mounts elsewhere too (a bind of /srv/jobs
+ * at /opt/jobs, of a part of it at /opt/b): hidden there as well, or
+ * the other jobs would be in view at the other path. A mount of another
+ * file system, or of what lies beside it, is left alone. */
+static void
+test_hide_hides_a_hidden_directory_where_the_host_mounts_it_again (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_dir (host, "/srv/jobs/b");
+  fixture_host_add_dir (host, "/opt/jobs");
+  fixture_host_add_dir (host, "/opt/b");
+  fixture_host_add_dir (host, "/opt/other");
+  fixture_host_add_dir (host, "/opt/etc");
+  write_mountinfo (host, "21 1 254:0 / / rw - ext4 /dev/vda rw\n"
+                         "22 21 254:0 /srv/jobs /opt/jobs rw - ext4 /dev/vda rw\n"
+                         "23 21 254:0 /srv/jobs/b /opt/b rw - ext4 /dev/vda rw\n"
+                         "24 21 0:30 /srv /opt/other rw - tmpfs tmpfs rw\n"
+                         "25 21 254:0 /etc /opt/etc rw - ext4 /dev/vda rw\n");
+  plan = fixture_compile_ok (host, RO_ROOT "hide=/srv\n");
+  expect_op (plan, CORDON_OP_HIDE_DIR, NULL, "/srv");
+  expect_op (plan, CORDON_OP_HIDE_DIR, NULL, "/opt/jobs");
+  expect_op (plan, CORDON_OP_HIDE_DIR, NULL, "/opt/b");
+  expect_no_op (plan, CORDON_OP_HIDE_DIR, "/opt/other");
+  expect_no_op (plan, CORDON_OP_HIDE_DIR, "/opt/etc");
+  assert_true (find_seal (plan, "/opt/jobs") > last_mount (plan));
+}
+
+/* The control: without the second mounts, /srv alone is hidden. */
+static void
+test_hide_hides_nothing_else_where_the_host_mounts_it_once (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+
+  fixture_host_add_dir (host, "/srv/jobs/b");
+  fixture_host_add_dir (host, "/opt/jobs");
+  write_mountinfo (host, "21 1 254:0 / / rw - ext4 /dev/vda rw\n");
+  plan = fixture_compile_ok (host, RO_ROOT "hide=/srv\n");
+  expect_op (plan, CORDON_OP_HIDE_DIR, NULL, "/srv");
+  assert_int_equal (count_ops (plan, CORDON_OP_HIDE_DIR, NULL), 1);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     T (test_hide_puts_the_tmpfs_before_the_binds_below_it),
+    T (test_hide_hides_a_hidden_directory_where_the_host_mounts_it_again),
+    T (test_hide_hides_nothing_else_where_the_host_mounts_it_once),
     T (test_hide_seals_each_hidden_dir_read_only_after_every_mount),
     T (test_hide_seals_nothing_without_a_hidden_dir),
     T (test_hide_skips_an_absent_path_a_dangling_symlink_and_a_file),
