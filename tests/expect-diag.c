@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "expect-diag.h"
+#include "policy-check.h"
+#include "policy-parse.h"
 
 char *
 dump_diags (const CordonDiagnostics *diags)
@@ -67,4 +69,24 @@ expect_diag (const CordonDiagnostics *diags,
   fail_msg ("no %s containing '%s'; all:\n%s",
             severity == CORDON_SEVERITY_ERROR ? "error" : "warning", fragment, all);
   return NULL;
+}
+
+CordonDiagnostics *
+check_policy_text (const char *file,
+                   const char *text)
+{
+  g_autoptr(CordonPolicy) policy = cordon_policy_new ("t");
+  g_autoptr(CordonDiagnostics) parse_diags = cordon_diagnostics_new ();
+  CordonDiagnostics *diags = cordon_diagnostics_new ();
+
+  cordon_policy_add_source (policy, file, text);
+  cordon_policy_parse_text (policy, file, text, parse_diags);
+  if (cordon_diagnostics_len (parse_diags) != 0)
+    {
+      g_autofree char *all = dump_diags (parse_diags);
+
+      fail_msg ("the policy does not parse cleanly:\n%s", all);
+    }
+  cordon_policy_check (policy, diags);
+  return diags;
 }

@@ -11,6 +11,10 @@
 G_BEGIN_DECLS
 
 char *dump_diags (const CordonDiagnostics *diags);
+/* What policy check reports on `text`, parsed as the single source
+ * `file`; the parse itself must be clean (the test fails otherwise). */
+CordonDiagnostics *check_policy_text (const char *file,
+                                      const char *text);
 void expect_n_diags (const CordonDiagnostics *diags,
                      guint n);
 const CordonDiagnostic *expect_diag (const CordonDiagnostics *diags,

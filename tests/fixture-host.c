@@ -462,6 +462,20 @@ fixture_compile_ok (FixtureHost *host,
   return plan;
 }
 
+const CordonSkip *
+fixture_find_skip (const CordonPlan *plan,
+                   const char *path)
+{
+  for (guint i = 0; i < plan->skipped->len; i++)
+    {
+      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
+
+      if (g_str_equal (skip->path, path))
+        return skip;
+    }
+  return NULL;
+}
+
 int
 fixture_host_setup (void **state)
 {

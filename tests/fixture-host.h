@@ -131,6 +131,10 @@ CordonPlan *fixture_compile_text (FixtureHost *host,
 CordonPlan *fixture_compile_ok (FixtureHost *host,
                                 const char *text);
 
+/* The plan's skip of exactly `path`, or NULL. */
+const CordonSkip *fixture_find_skip (const CordonPlan *plan,
+                                     const char *path);
+
 /* Removes a directory tree, never following symlinks. */
 void fixture_rm_rf (const char *path);
 

@@ -75,20 +75,6 @@ count_ops_at (const CordonPlan *plan,
   return n;
 }
 
-static const CordonSkip *
-find_skip (const CordonPlan *plan,
-           const char *path)
-{
-  for (guint i = 0; i < plan->skipped->len; i++)
-    {
-      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
-
-      if (g_str_equal (skip->path, path))
-        return skip;
-    }
-  return NULL;
-}
-
 static const CordonEnvDecision *
 find_decision (const CordonPlan *plan,
                const char *name)
@@ -381,7 +367,7 @@ test_compile_skips_an_absent_writable_try_path_and_records_it (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\n"
                                            "writable-try=${HOME}/.cache/build\n");
-  const CordonSkip *skip = find_skip (plan, "/home/alice/.cache/build");
+  const CordonSkip *skip = fixture_find_skip (plan, "/home/alice/.cache/build");
 
   assert_int_equal (count_ops_at (plan, "/home/alice/.cache/build"), 0);
   assert_non_null (skip);
@@ -399,7 +385,7 @@ test_compile_binds_a_present_read_only_try_path (void **state)
 
   assert_true (i >= 0);
   assert_string_equal (op_at (plan, i)->src, "/usr/share");
-  assert_null (find_skip (plan, "/usr/share"));
+  assert_null (fixture_find_skip (plan, "/usr/share"));
 }
 
 static void
@@ -408,7 +394,7 @@ test_compile_skips_an_absent_tmpfs_under_a_read_only_root (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/srv/scratch\n");
 
   assert_int_equal (find_op (plan, CORDON_OP_TMPFS, "/srv/scratch"), -1);
-  assert_non_null (find_skip (plan, "/srv/scratch"));
+  assert_non_null (fixture_find_skip (plan, "/srv/scratch"));
 }
 
 static void
@@ -430,7 +416,7 @@ static void
 test_compile_never_masks_an_absent_secret (void **state)
 {
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.kube\n");
-  const CordonSkip *skip = find_skip (plan, "/home/alice/.kube");
+  const CordonSkip *skip = fixture_find_skip (plan, "/home/alice/.kube");
 
   assert_int_equal (count_ops_at (plan, "/home/alice/.kube"), 0);
   assert_non_null (skip);
@@ -444,7 +430,7 @@ test_compile_skips_a_secret_hidden_by_a_tmpfs (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[filesystem]\ntmpfs=${HOME}\n"
                                            "[secrets]\nmask=${HOME}/.netrc\n");
-  const CordonSkip *skip = find_skip (plan, "/home/alice/.netrc");
+  const CordonSkip *skip = fixture_find_skip (plan, "/home/alice/.netrc");
 
   assert_int_equal (count_ops_at (plan, "/home/alice/.netrc"), 0);
   assert_non_null (skip);
@@ -504,7 +490,7 @@ test_compile_skips_a_symlinked_secret_whose_target_is_absent (void **state)
   plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.pypirc\n");
   assert_int_equal (count_ops_at (plan, "/home/alice/.pypirc"), 0);
   assert_int_equal (count_ops_at (plan, "/home/alice/.config/pypi/rc"), 0);
-  assert_non_null (find_skip (plan, "/home/alice/.config/pypi/rc"));
+  assert_non_null (fixture_find_skip (plan, "/home/alice/.config/pypi/rc"));
 }
 
 static void
@@ -523,7 +509,7 @@ static void
 test_compile_skips_a_secret_glob_that_matches_nothing (void **state)
 {
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[secrets]\nmask=${HOME}/.kube/*.yaml\n");
-  const CordonSkip *skip = find_skip (plan, "/home/alice/.kube/*.yaml");
+  const CordonSkip *skip = fixture_find_skip (plan, "/home/alice/.kube/*.yaml");
 
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "matches nothing"));
@@ -540,7 +526,7 @@ test_compile_masks_a_catalog_socket_with_dev_null (void **state)
   assert_string_equal (op_at (plan, i)->src, "/dev/null");
   assert_int_equal (op_at (plan, i)->key, CORDON_KEY_SOCKETS_MASK);
   /* ${XDG_RUNTIME_DIR}/docker.sock is absent on the fixture */
-  assert_non_null (find_skip (plan, "/run/user/1000/docker.sock"));
+  assert_non_null (fixture_find_skip (plan, "/run/user/1000/docker.sock"));
 }
 
 static void
@@ -556,7 +542,7 @@ test_compile_does_not_mask_a_socket_named_by_allow (void **state)
 {
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state,
                                            "[sockets]\nmask=@dbus;@docker\nallow=@dbus-session\n");
-  const CordonSkip *skip = find_skip (plan, "/run/user/1000/bus");
+  const CordonSkip *skip = fixture_find_skip (plan, "/run/user/1000/bus");
 
   assert_int_equal (count_ops_at (plan, "/run/user/1000/bus"), 0);
   assert_non_null (skip);
@@ -571,7 +557,7 @@ test_compile_does_not_mask_a_socket_path_named_by_allow (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@docker\nallow=/run/docker.sock\n");
 
   assert_int_equal (count_ops_at (plan, "/run/docker.sock"), 0);
-  assert_non_null (find_skip (plan, "/run/docker.sock"));
+  assert_non_null (fixture_find_skip (plan, "/run/docker.sock"));
 }
 
 static void
@@ -582,7 +568,7 @@ test_compile_does_not_mask_sockets_matched_by_an_allow_glob (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
 
   assert_int_equal (count_ops_at (plan, "/tmp/.X11-unix/X0"), 0);
-  assert_non_null (find_skip (plan, "/tmp/.X11-unix/X0"));
+  assert_non_null (fixture_find_skip (plan, "/tmp/.X11-unix/X0"));
 }
 
 static void
@@ -591,7 +577,7 @@ test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed (v
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[sockets]\nmask=@ssh-agent\nallow=@ssh-agent\n");
 
   assert_int_equal (count_ops_at (plan, "/run/user/1000/ssh-agent.sock"), 0);
-  assert_non_null (find_skip (plan, "/run/user/1000/ssh-agent.sock"));
+  assert_non_null (fixture_find_skip (plan, "/run/user/1000/ssh-agent.sock"));
 }
 
 static void
@@ -604,7 +590,7 @@ test_compile_skips_a_mask_under_the_empty_proc_of_mode_none (void **state)
   plan = fixture_compile_ok (*state, "[proc]\nmode=none\n[secrets]\nmask=/proc/version\n");
   assert_true (find_op (plan, CORDON_OP_MASK_DIR, "/proc") >= 0);
   assert_int_equal (count_ops_at (plan, "/proc/version"), 0);
-  skip = find_skip (plan, "/proc/version");
+  skip = fixture_find_skip (plan, "/proc/version");
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "hidden by the empty /proc at /proc"));
 }
@@ -649,7 +635,7 @@ test_compile_skips_a_mask_under_a_masked_directory (void **state)
   plan = fixture_compile_ok (*state, "[sockets]\nmask=@gpg-agent\n[secrets]\nmask=${HOME}/.gnupg\n");
   assert_true (find_op (plan, CORDON_OP_MASK_DIR, "/home/alice/.gnupg") >= 0);
   assert_int_equal (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/.gnupg/S.gpg-agent"), -1);
-  assert_non_null (find_skip (plan, "/home/alice/.gnupg/S.gpg-agent"));
+  assert_non_null (fixture_find_skip (plan, "/home/alice/.gnupg/S.gpg-agent"));
 }
 
 static void
@@ -658,7 +644,7 @@ test_compile_skips_a_mask_whose_variable_is_unset_with_the_reason (void **state)
   const char * const extra[] = { "XDG_RUNTIME_DIR", NULL };
   g_autoptr(FixtureHost) host = fixture_host_new_full (1000, extra, NULL);
   g_autoptr(CordonPlan) plan = fixture_compile_ok (host, "[secrets]\nmask=${XDG_RUNTIME_DIR}/keyring\n");
-  const CordonSkip *skip = find_skip (plan, "${XDG_RUNTIME_DIR}/keyring");
+  const CordonSkip *skip = fixture_find_skip (plan, "${XDG_RUNTIME_DIR}/keyring");
 
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "${XDG_RUNTIME_DIR} is not set"));
@@ -692,7 +678,7 @@ test_compile_masks_listening_sockets_the_sandbox_can_see (void **state)
   write_proc_net_unix (*state, listening);
   plan = fixture_compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\ntmpfs=/run\n");
   assert_true (find_op (plan, CORDON_OP_MASK_FILE, "/home/alice/work/app.sock") >= 0);
-  hidden = find_skip (plan, "/run/docker.sock");
+  hidden = fixture_find_skip (plan, "/run/docker.sock");
   assert_non_null (hidden);
   assert_non_null (strstr (hidden->reason, "hidden by the tmpfs at /run"));
 }
@@ -720,7 +706,7 @@ test_compile_leaves_a_listed_path_that_is_not_a_socket (void **state)
   write_proc_net_unix (*state, listening);
   plan = fixture_compile_ok (*state, "[sockets]\nmask-listening=true\n[filesystem]\nwritable=${WORKDIR}\n");
   assert_int_equal (find_op (plan, CORDON_OP_MASK_DIR, "/home/alice/work"), -1);
-  assert_non_null (find_skip (plan, "/home/alice/work"));
+  assert_non_null (fixture_find_skip (plan, "/home/alice/work"));
 }
 
 static void
@@ -794,7 +780,7 @@ test_compile_leaves_a_socket_the_caller_cannot_connect_to (void **state)
   plan = cordon_compile (policy, host->facts, NULL);
   assert_non_null (plan);
   assert_int_equal (count_ops_at (plan, "/home/alice/work/root-only.sock"), 0);
-  skip = find_skip (plan, "/home/alice/work/root-only.sock");
+  skip = fixture_find_skip (plan, "/home/alice/work/root-only.sock");
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "cannot connect"));
 }
@@ -1137,8 +1123,8 @@ test_compile_minimal_root_skips_entries_absent_on_the_host (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n");
 
   assert_int_equal (count_ops_at (plan, "/lib32"), 0);
-  assert_non_null (find_skip (plan, "/lib32"));
-  assert_non_null (find_skip (plan, "/libx32"));
+  assert_non_null (fixture_find_skip (plan, "/lib32"));
+  assert_non_null (fixture_find_skip (plan, "/libx32"));
 }
 
 static void
@@ -1153,7 +1139,7 @@ static void
 test_compile_minimal_root_skips_a_secret_outside_its_binds (void **state)
 {
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\nroot=minimal\n[secrets]\nmask=${HOME}/.netrc\n");
-  const CordonSkip *skip = find_skip (plan, "/home/alice/.netrc");
+  const CordonSkip *skip = fixture_find_skip (plan, "/home/alice/.netrc");
 
   assert_int_equal (count_ops_at (plan, "/home/alice/.netrc"), 0);
   assert_non_null (skip);
@@ -1225,7 +1211,7 @@ test_compile_records_a_workdir_hidden_by_a_tmpfs (void **state)
   g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=${HOME}\n");
 
   assert_int_equal (find_op (plan, CORDON_OP_CHDIR, NULL), -1);
-  assert_non_null (find_skip (plan, FIXTURE_WORKDIR));
+  assert_non_null (fixture_find_skip (plan, FIXTURE_WORKDIR));
 }
 
 /* --- determinism ---------------------------------------------------------- */
@@ -1313,7 +1299,7 @@ test_compile_leaves_out_the_user_namespace_for_a_setuid_bwrap_and_says_why (void
   assert_int_equal (plan->namespaces, CORDON_NS_PID | CORDON_NS_NET);
   /* What was adapted points at the policy's unshare= item of "user"
    * (not a skipped path: the report's "skipped" holds only paths). */
-  assert_null (find_skip (plan, "user namespace"));
+  assert_null (fixture_find_skip (plan, "user namespace"));
   assert_non_null (skip);
   assert_string_equal (skip->path, "user namespace");
   assert_int_equal (skip->key, CORDON_KEY_NS_UNSHARE);

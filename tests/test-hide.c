@@ -152,27 +152,13 @@ describe_skips (const CordonPlan *plan)
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-static const CordonSkip *
-find_skip (const CordonPlan *plan,
-           const char *path)
-{
-  for (guint i = 0; i < plan->skipped->len; i++)
-    {
-      const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
-
-      if (g_str_equal (skip->path, path))
-        return skip;
-    }
-  return NULL;
-}
-
 /* The skip of `path`, whose reason must hold `fragment`. */
 static const CordonSkip *
 expect_skip (const CordonPlan *plan,
              const char *path,
              const char *fragment)
 {
-  const CordonSkip *skip = find_skip (plan, path);
+  const CordonSkip *skip = fixture_find_skip (plan, path);
   g_autofree char *all = describe_skips (plan);
 
   if (skip == NULL)
@@ -186,7 +172,7 @@ static void
 expect_no_skip (const CordonPlan *plan,
                 const char *path)
 {
-  const CordonSkip *skip = find_skip (plan, path);
+  const CordonSkip *skip = fixture_find_skip (plan, path);
 
   if (skip != NULL)
     fail_msg ("%s is skipped: %s", path, skip->reason);
@@ -240,20 +226,7 @@ rm_host_path (FixtureHost *host,
 static CordonDiagnostics *
 check (const char *text)
 {
-  g_autoptr(CordonPolicy) policy = cordon_policy_new ("t");
-  g_autoptr(CordonDiagnostics) parse_diags = cordon_diagnostics_new ();
-  CordonDiagnostics *diags = cordon_diagnostics_new ();
-
-  cordon_policy_add_source (policy, CHECK_FILE, text);
-  cordon_policy_parse_text (policy, CHECK_FILE, text, parse_diags);
-  if (cordon_diagnostics_len (parse_diags) != 0)
-    {
-      g_autofree char *all = dump_diags (parse_diags);
-
-      fail_msg ("the policy does not parse cleanly:\n%s", all);
-    }
-  cordon_policy_check (policy, diags);
-  return diags;
+  return check_policy_text (CHECK_FILE, text);
 }
 
 /* --- hide= of a directory --------------------------------------------------- */
@@ -358,8 +331,8 @@ test_hide_skips_an_absent_path_a_dangling_symlink_and_a_file (void **state)
   expect_skip (plan, "/srv/absent", "absent on this host");
   expect_skip (plan, "/srv/link", "a symbolic link");
   expect_skip (plan, "/etc/passwd", "not a directory");
-  assert_int_equal (find_skip (plan, "/srv/link")->key, CORDON_KEY_FS_HIDE);
-  assert_int_equal (find_skip (plan, "/etc/passwd")->rule.col, 28);
+  assert_int_equal (fixture_find_skip (plan, "/srv/link")->key, CORDON_KEY_FS_HIDE);
+  assert_int_equal (fixture_find_skip (plan, "/etc/passwd")->rule.col, 28);
   assert_int_equal (count_ops (plan, CORDON_OP_HIDE_DIR, NULL), 0);
   assert_int_equal (count_ops (plan, CORDON_OP_OPTION, NULL), 0);
 }
@@ -537,7 +510,7 @@ test_hide_siblings_skips_a_system_or_program_directory (void **state)
       fixture_host_add_dir (host, workdirs[i]);
       plan = fixture_compile_ok (host, RO_ROOT "writable=${WORKDIR}\nhide-siblings=true\n");
       expect_skip (plan, parent, "a system directory, or one the host's programs live in");
-      assert_int_equal (find_skip (plan, parent)->key, CORDON_KEY_FS_HIDE_SIBLINGS);
+      assert_int_equal (fixture_find_skip (plan, parent)->key, CORDON_KEY_FS_HIDE_SIBLINGS);
       if (count_ops (plan, CORDON_OP_HIDE_DIR, NULL) != 0)
         {
           g_autofree char *ops = describe_ops (plan);

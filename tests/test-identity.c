@@ -81,16 +81,6 @@ stage_list (const CordonPlan *plan)
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-static const CordonSkip *
-find_skip (const CordonPlan *plan,
-           const char *path)
-{
-  for (guint i = 0; i < plan->skipped->len; i++)
-    if (g_str_equal (((CordonSkip *) g_ptr_array_index (plan->skipped, i))->path, path))
-      return g_ptr_array_index (plan->skipped, i);
-  return NULL;
-}
-
 #define TRIAL "[policy]\ninclude=trial\n"
 
 /* --- whom the sandbox runs as ------------------------------------------------ */
@@ -371,7 +361,7 @@ test_identity_leaves_out_a_mask_the_user_cannot_reach (void **state)
   fixture_host_add_file (host, "/opt/closed/secret");
   chmod_fixture (host, "/opt/closed", 0700);
   plan = fixture_compile_ok (host, TRIAL "[secrets]\nmask=/opt/closed/secret\n");
-  skip = find_skip (plan, "/opt/closed/secret");
+  skip = fixture_find_skip (plan, "/opt/closed/secret");
   assert_non_null (skip);
   assert_non_null (strstr (skip->reason, "uid 99999, the sandbox's host user, cannot reach it"));
   assert_int_equal (find_op (plan, CORDON_OP_MASK_FILE), -1);
@@ -460,7 +450,7 @@ test_identity_proves_a_left_out_tmpfs_unreachable_too (void **state)
   fixture_host_add_dir (host, "/opt/closed/cache");
   chmod_fixture (host, "/opt/closed", 0700);
   plan = fixture_compile_ok (host, TRIAL "[filesystem]\ntmpfs=/opt/closed/cache\n");
-  assert_non_null (find_skip (plan, "/opt/closed/cache"));
+  assert_non_null (fixture_find_skip (plan, "/opt/closed/cache"));
   assert_int_equal (plan->unreachable->len, 1);
   assert_string_equal (g_ptr_array_index (plan->unreachable, 0), "/opt/closed/cache");
 }

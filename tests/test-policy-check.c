@@ -35,20 +35,7 @@
 static CordonDiagnostics *
 check (const char *text)
 {
-  g_autoptr(CordonPolicy) policy = cordon_policy_new ("t");
-  g_autoptr(CordonDiagnostics) parse_diags = cordon_diagnostics_new ();
-  CordonDiagnostics *diags = cordon_diagnostics_new ();
-
-  cordon_policy_add_source (policy, FILE_NAME, text);
-  cordon_policy_parse_text (policy, FILE_NAME, text, parse_diags);
-  if (cordon_diagnostics_len (parse_diags) != 0)
-    {
-      g_autofree char *all = dump_diags (parse_diags);
-
-      fail_msg ("the policy does not parse cleanly:\n%s", all);
-    }
-  cordon_policy_check (policy, diags);
-  return diags;
+  return check_policy_text (FILE_NAME, text);
 }
 
 static const CordonDiagnostic *
