@@ -705,9 +705,9 @@ static const CordonKey path_keys[] = {
 };
 
 /* What the views of a new network and cgroup namespace cover of the
- * host's /sys (hide.c), and the one interface that stays: lo. */
+ * host's /sys (hide.c). */
 const char * const cordon_hide_sys_paths[] = {
-  "/sys/class/net", "/sys/devices/virtual/net", "/sys/devices/virtual/net/lo", "/sys/fs/cgroup", NULL
+  "/sys/class/net", "/sys/devices/virtual/net", "/sys/fs/cgroup", NULL
 };
 
 /* What root=minimal binds of the host: read by the scan here and by
@@ -782,7 +782,7 @@ read_gitdirs (const CordonHostFacts *facts,
   return dirs;
 }
 
-/* Depth-first below `path` (its fd `fd`, taken): what inside_of keeps. */
+/* Depth-first below `path` (its fd `fd`, taken): what scan_inside keeps. */
 static void
 walk_inside (CordonHostFacts *facts,
              int fd,
