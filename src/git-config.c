@@ -220,3 +220,73 @@ cordon_git_config_runners (const char *text,
   g_free (scan.subsection);
   return scan.found;
 }
+
+/* One "key = value" line of [core]: the value of hookspath, or NULL. */
+static char *
+hooks_path_of (const char *line,
+               gboolean *odd)
+{
+  const char *eq = strchr (line, '=');
+  g_autofree char *key = g_strstrip (g_strndup (line, eq != NULL ? (gsize) (eq - line) : strlen (line)));
+  g_autofree char *value = NULL;
+
+  if (g_ascii_strcasecmp (key, "hookspath") != 0)
+    return NULL;
+  value = g_strstrip (g_strdup (eq != NULL ? eq + 1 : ""));
+  if (value[0] == '\0' || strpbrk (value, "\"\\#;") != NULL || value[0] == '~')
+    {
+      *odd = TRUE;
+      return NULL;
+    }
+  return g_steal_pointer (&value);
+}
+
+char *
+cordon_git_config_hooks_path (const char *text,
+                              gsize len,
+                              gboolean *odd)
+{
+  g_autoptr(GPtrArray) keys = cordon_git_config_runners (text, len);
+  g_autofree char *copy = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean in_core = FALSE;
+  char *found = NULL;
+
+  *odd = FALSE;
+  if (!g_ptr_array_find_with_equal_func (keys, "core.hookspath", g_str_equal, NULL))
+    return NULL;
+  if (g_ptr_array_find_with_equal_func (keys, "<unreadable>", g_str_equal, NULL))
+    return *odd = TRUE, NULL;
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    text += 3, len -= 3;
+  copy = g_strndup (text, len);
+  lines = g_strsplit (copy, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && !*odd; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      char *value;
+
+      if (line[0] == '[')
+        {
+          const char *close = strchr (line, ']');
+          g_autofree char *inner = g_strstrip (g_strndup (line + 1, close != NULL ? (gsize) (close - line - 1) : 0));
+
+          in_core = g_ascii_strcasecmp (inner, "core") == 0;
+          /* "[core] hooksPath = x": a key after the header. */
+          line = close != NULL ? g_strstrip ((char *) close + 1) : line + strlen (line);
+        }
+      if (!in_core || line[0] == '\0' || line[0] == '#' || line[0] == ';')
+        continue;
+      if ((value = hooks_path_of (line, odd)) != NULL)
+        {
+          g_free (found);
+          found = value;
+        }
+    }
+  if (*odd)
+    g_clear_pointer (&found, g_free);
+  /* Set only in a subsection, or a header this reader takes otherwise. */
+  if (found == NULL && !*odd)
+    *odd = TRUE;
+  return found;
+}

@@ -24,4 +24,14 @@ G_BEGIN_DECLS
 GPtrArray *cordon_git_config_runners (const char *text,
                                       gsize len);
 
+/* core.hooksPath of `text` (the last one, as git takes it), or NULL
+ * when it sets none. *odd when it sets one this reader does not take
+ * as git would (a quote, a backslash, a comment or '~' in the value, a
+ * subsection, or a text cordon_git_config_runners calls unreadable):
+ * then the value is NULL, and the caller must not guess. A value is a
+ * path, no secret: it is returned. */
+char *cordon_git_config_hooks_path (const char *text,
+                                    gsize len,
+                                    gboolean *odd);
+
 G_END_DECLS

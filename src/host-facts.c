@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "file-util.h"
+#include "git-config.h"
 #include "host-facts.h"
 #include "host-identity.h"
 #include "mount-table.h"
@@ -194,6 +195,7 @@ cordon_host_facts_new (const char *sysroot,
                                           (GDestroyNotify) g_ptr_array_unref);
   facts->inside = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) g_ptr_array_unref);
+  facts->hooks_paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return g_steal_pointer (&facts);
 }
 
@@ -231,6 +233,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
     g_hash_table_unref (facts->gitdirs);
   if (facts->inside != NULL)
     g_hash_table_unref (facts->inside);
+  if (facts->hooks_paths != NULL)
+    g_hash_table_unref (facts->hooks_paths);
   if (facts->unix_paths != NULL)
     g_ptr_array_unref (facts->unix_paths);
   if (facts->abstract_sockets != NULL)
@@ -857,6 +861,41 @@ cordon_host_facts_inside (const CordonHostFacts *facts,
   return g_hash_table_lookup (facts->inside, dir);
 }
 
+/* core.hooksPath of the repository at `bind`, where its .git/config is
+ * protected: the directory git runs hooks from instead of .git/hooks
+ * (relative, from the worktree's top), protected as they are. */
+static void
+scan_hooks_path (CordonHostFacts *facts,
+                 const char *bind)
+{
+  g_autofree char *config = g_strconcat (facts->sysroot, bind, "/.git/config", NULL);
+  gsize len = 0;
+  gboolean too_big = FALSE, odd = FALSE;
+  g_autofree char *text = cordon_file_read_small_at (AT_FDCWD, config, 1 << 20, &len, &too_big);
+  g_autofree char *value = NULL;
+  char *path;
+
+  if (text == NULL && !too_big)
+    return;
+  value = text != NULL ? cordon_git_config_hooks_path (text, len, &odd) : NULL;
+  if (value == NULL && !odd && !too_big)
+    return;
+  path = value != NULL ? g_canonicalize_filename (value, bind) : g_strdup ("");
+  g_hash_table_replace (facts->hooks_paths, g_strdup (bind), path);
+  if (path[0] == '\0')
+    return;
+  cordon_host_facts_stat (facts, path);
+  cordon_host_facts_stat_ancestors (facts, path);
+  scan_inside (facts, path);
+}
+
+const char *
+cordon_host_facts_hooks_path (const CordonHostFacts *facts,
+                              const char *bind)
+{
+  return g_hash_table_lookup (facts->hooks_paths, bind);
+}
+
 void
 cordon_host_facts_scan_protected (CordonHostFacts *facts,
                                   const char *bind,
@@ -874,6 +913,9 @@ cordon_host_facts_scan_protected (CordonHostFacts *facts,
     }
   cordon_host_facts_stat (facts, dot_git);
   info = cordon_host_facts_lookup (facts, dot_git);
+  if (info->kind == CORDON_PATH_DIR
+      && g_ptr_array_find_with_equal_func (entries, ".git/config", g_str_equal, NULL))
+    scan_hooks_path (facts, bind);
   if (info->kind != CORDON_PATH_FILE || g_hash_table_contains (facts->gitdirs, dot_git))
     return;
   {

@@ -73,6 +73,9 @@ typedef struct
   GHashTable *globs;        /* pattern -> GPtrArray of matching paths, sorted */
   GHashTable *inside;       /* a protected directory -> GPtrArray of what a read-only bind of it
                              * does not hold (cordon_host_facts_inside), sorted */
+  GHashTable *hooks_paths;  /* a writable bind whose .git/config sets core.hooksPath -> the
+                             * directory it names, resolved; "" when the value cannot be read
+                             * as git reads it (cordon_git_config_hooks_path) */
   GHashTable *gitdirs;      /* a .git file below a writable bind -> GPtrArray of the repository
                              * directories it names (its gitdir, then that one's commondir) */
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
@@ -153,6 +156,9 @@ void cordon_host_facts_scan_protected (CordonHostFacts *facts,
 #define CORDON_INSIDE_MAX 4096
 GPtrArray *cordon_host_facts_inside (const CordonHostFacts *facts,
                                      const char *dir);
+/* core.hooksPath of the repository at `bind` (see hooks_paths), or NULL. */
+const char *cordon_host_facts_hooks_path (const CordonHostFacts *facts,
+                                          const char *bind);
 GPtrArray *cordon_host_facts_gitdirs (const CordonHostFacts *facts,
                                       const char *dot_git);
 GPtrArray *cordon_host_facts_glob_matches (const CordonHostFacts *facts,

@@ -204,6 +204,32 @@ protect_gitdirs (Protector *p,
   return TRUE;
 }
 
+/* Where the repository at `bind` takes its hooks from, by its protected
+ * .git/config (core.hooksPath: .husky/_, a .githooks of its own): kept
+ * read-only as .git/hooks is. A value cordon cannot read as git does is
+ * refused, not guessed. */
+static gboolean
+protect_hooks_path (Protector *p,
+                    const char *bind,
+                    GPtrArray *items,
+                    GError **error)
+{
+  const char *path = cordon_host_facts_hooks_path (p->facts, bind);
+  const CordonItem *config = NULL;
+  g_autofree char *file = NULL;
+
+  for (guint i = 0; i < items->len && config == NULL; i++)
+    if (g_str_equal (((const CordonItem *) g_ptr_array_index (items, i))->text, ".git/config"))
+      config = g_ptr_array_index (items, i);
+  if (path == NULL || config == NULL)
+    return TRUE;
+  file = g_build_filename (bind, ".git/config", NULL);
+  if (path[0] == '\0')
+    return refuse (config, file, "sets core.hooksPath as cordon cannot read it (quoted, escaped, "
+                   "commented, from '~', or too large)", error);
+  return protect_path (p, config, path, TRUE, FALSE, error);
+}
+
 gboolean
 cordon_protect_compile (CordonPlan *plan,
                         const CordonPolicy *policy,
@@ -237,7 +263,7 @@ cordon_protect_compile (CordonPlan *plan,
           if (!protect_path (&p, it, path, !g_str_equal (entry, it->text), g_str_has_prefix (entry, ".git/"), error))
             return FALSE;
         }
-      if (!protect_gitdirs (&p, bind, items, error))
+      if (!protect_gitdirs (&p, bind, items, error) || !protect_hooks_path (&p, bind, items, error))
         return FALSE;
     }
   return TRUE;

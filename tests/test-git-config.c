@@ -309,6 +309,59 @@ test_git_config_returns_no_value_and_no_subsection (void **state)
   assert_string_equal (g_ptr_array_index (keys, 3), "credential.<...>.helper");
 }
 
+/* --- core.hooksPath -------------------------------------------------------- */
+
+/* The value, "(none)" for NULL, "(odd)" when the reader must not guess. */
+static char *
+hooks_path_of (const char *text)
+{
+  gboolean odd = TRUE;
+  g_autofree char *value = cordon_git_config_hooks_path (text, strlen (text), &odd);
+
+  if (odd)
+    {
+      assert_null (value);
+      return g_strdup ("(odd)");
+    }
+  return value != NULL ? g_steal_pointer (&value) : g_strdup ("(none)");
+}
+
+static void
+assert_hooks_path (const char *text,
+                   const char *expected)
+{
+  g_autofree char *got = hooks_path_of (text);
+
+  if (!g_str_equal (got, expected))
+    fail_msg ("config:\n%s\nhooksPath '%s', expected '%s'", text, got, expected);
+}
+
+/* The directory git runs hooks from: the last value of [core], as git
+ * takes it, whatever the case of the key and the section. */
+static void
+test_git_config_reads_the_last_hooks_path_of_core (void **state)
+{
+  assert_hooks_path ("[core]\n\tbare = false\n", "(none)");
+  assert_hooks_path ("[core]\n\thooksPath = .husky/_\n", ".husky/_");
+  assert_hooks_path ("[Core]\n\tHOOKSPATH=.githooks\n", ".githooks");
+  assert_hooks_path ("[core]\nhooksPath = a\n[user]\nname = x\n[core]\nhookspath = /abs/b\n", "/abs/b");
+  assert_hooks_path ("[core] hooksPath = inline\n", "inline");
+  /* Another section's key of the name is no hooksPath. */
+  assert_hooks_path ("[user]\nhooksPath = x\n", "(none)");
+}
+
+/* What git would read otherwise than this reader: not guessed. */
+static void
+test_git_config_calls_a_hooks_path_it_cannot_read_as_git_odd (void **state)
+{
+  assert_hooks_path ("[core]\nhooksPath = \"quoted dir\"\n", "(odd)");
+  assert_hooks_path ("[core]\nhooksPath = a # comment\n", "(odd)");
+  assert_hooks_path ("[core]\nhooksPath = a;b\n", "(odd)");
+  assert_hooks_path ("[core]\nhooksPath = ~/hooks\n", "(odd)");
+  assert_hooks_path ("[core]\nhooksPath = a\\\nb\n", "(odd)");
+  assert_hooks_path ("[core]\nhooksPath =\n", "(odd)");
+}
+
 int
 main (void)
 {
@@ -328,6 +381,8 @@ main (void)
     cmocka_unit_test (test_git_config_shows_a_key_git_would_not_take_as_a_name_as_a_placeholder),
     cmocka_unit_test (test_git_config_reads_no_further_than_its_length),
     cmocka_unit_test (test_git_config_returns_no_value_and_no_subsection),
+    cmocka_unit_test (test_git_config_reads_the_last_hooks_path_of_core),
+    cmocka_unit_test (test_git_config_calls_a_hooks_path_it_cannot_read_as_git_odd),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -306,6 +306,39 @@ test_protect_keeps_a_symlink_inside_an_entry_to_the_read_only_root (void **state
   assert_non_null (plan);
 }
 
+/* The directory core.hooksPath names (husky's .husky/_, a .githooks of
+ * the project's) is where git runs hooks from: read-only as hooks/ is. */
+static void
+test_protect_binds_the_hooks_path_of_a_protected_config_read_only (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *config = g_build_filename (host->root, W "/.git/config", NULL);
+  g_autoptr(CordonPlan) plan = NULL;
+  g_autofree char *pinned = NULL;
+
+  add_repository (host, W);
+  fixture_host_add_dir (host, W "/tools/hooks");
+  assert_true (g_file_set_contents (config, "[core]\n\thooksPath = tools/hooks\n", -1, NULL));
+  plan = fixture_compile_ok (host, REPO_POLICY);
+  pinned = describe_pinned (plan);
+  assert_non_null (strstr (pinned, "ro-bind " W "/tools/hooks -> " W "/tools/hooks pinned\n"));
+  assert_non_null (strstr (pinned, "bind " W "/tools -> " W "/tools pinned\n"));
+}
+
+/* A value cordon cannot read as git does is refused, not guessed. */
+static void
+test_protect_refuses_a_hooks_path_it_cannot_read (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *config = g_build_filename (host->root, W "/.git/config", NULL);
+  g_autofree char *message = NULL;
+
+  add_repository (host, W);
+  assert_true (g_file_set_contents (config, "[core]\n\thooksPath = \"tools/hooks\"\n", -1, NULL));
+  message = compile_refused (host, REPO_POLICY);
+  assert_non_null (strstr (message, "'" W "/.git/config' sets core.hooksPath as cordon cannot read it"));
+}
+
 /* --- which entries -------------------------------------------------------- */
 
 /* unprotect= matches with or without the trailing '/': the entry is
@@ -576,6 +609,8 @@ main (void)
     T (test_protect_refuses_a_symlink_at_an_entry_and_names_its_unprotect),
     T (test_protect_refuses_a_symlink_on_the_way_to_an_entry),
     T (test_protect_refuses_a_hard_linked_hook_or_config),
+    T (test_protect_binds_the_hooks_path_of_a_protected_config_read_only),
+    T (test_protect_refuses_a_hooks_path_it_cannot_read),
     T (test_protect_refuses_a_symlink_inside_an_entry_to_the_workdir),
     T (test_protect_keeps_a_symlink_inside_an_entry_to_the_read_only_root),
     T (test_protect_takes_out_an_entry_unprotect_names_with_or_without_its_slash),
