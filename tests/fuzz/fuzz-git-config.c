@@ -5,7 +5,8 @@
  * size, without a NUL), and each key returned is a name of cordon's own
  * making: lowercase letters, digits, '-', '.' and the "<...>" that stands
  * for a subsection or an alias's name (or "<unreadable>"), never text of
- * the file's, each once. Build and run: make fuzz [FUZZ_SECONDS=N]. */
+ * the file's, each once; and core.hooksPath is a plain value or odd,
+ * never both. Build and run: make fuzz [FUZZ_SECONDS=N]. */
 #include "config.h"
 
 #include <glib.h>
@@ -54,6 +55,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         if (g_str_equal (name, g_ptr_array_index (keys, j)))
           abort ();
     }
+  /* core.hooksPath: a value, or odd, never both; a value holds none of
+   * what the reader calls odd. */
+  {
+    gboolean odd = FALSE;
+    g_autofree char *hooks = cordon_git_config_hooks_path (copy, size, &odd);
+
+    if ((hooks != NULL && odd) || (hooks != NULL && (hooks[0] == '\0' || strpbrk (hooks, "\"\\#;\n") != NULL)))
+      abort ();
+  }
   free (copy);
   return 0;
 }
