@@ -946,6 +946,27 @@ cordon_host_facts_gitdirs (const CordonHostFacts *facts,
   return g_hash_table_lookup (facts->gitdirs, dot_git);
 }
 
+/* The paths of list `key` as this host expands them, normalized; an
+ * item of an unset variable is left out (compile reports it). */
+static GPtrArray *
+expanded_paths (const CordonPolicy *policy,
+                const CordonVars *vars,
+                CordonKey key)
+{
+  GPtrArray *list = cordon_policy_get_list (policy, key);
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      g_autofree char *expanded = cordon_vars_expand (((const CordonItem *) g_ptr_array_index (list, i))->text,
+                                                      vars, NULL);
+
+      if (expanded != NULL)
+        g_ptr_array_add (paths, cordon_path_normalize (expanded));
+    }
+  return paths;
+}
+
 /* Each writable bind's protected paths (cordon_host_facts_scan_protected). */
 static void
 scan_protected (CordonHostFacts *facts,
@@ -962,17 +983,10 @@ scan_protected (CordonHostFacts *facts,
     g_ptr_array_add (entries, cordon_protect_entry_path (g_ptr_array_index (items, i)));
   for (guint k = 0; k < G_N_ELEMENTS (binds); k++)
     {
-      GPtrArray *list = cordon_policy_get_list (policy, binds[k]);
+      g_autoptr(GPtrArray) paths = expanded_paths (policy, vars, binds[k]);
 
-      for (guint i = 0; i < list->len; i++)
-        {
-          const CordonItem *it = g_ptr_array_index (list, i);
-          g_autofree char *expanded = cordon_vars_expand (it->text, vars, NULL);
-          g_autofree char *bind = expanded != NULL ? cordon_path_normalize (expanded) : NULL;
-
-          if (bind != NULL)
-            cordon_host_facts_scan_protected (facts, bind, entries);
-        }
+      for (guint i = 0; i < paths->len; i++)
+        cordon_host_facts_scan_protected (facts, g_ptr_array_index (paths, i), entries);
     }
 }
 
@@ -987,32 +1001,21 @@ scan_hidden (CordonHostFacts *facts,
 {
   static const CordonKey binds[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
   const CordonItem *siblings = cordon_policy_get (policy, CORDON_KEY_FS_HIDE_SIBLINGS);
-  GPtrArray *hide = cordon_policy_get_list (policy, CORDON_KEY_FS_HIDE);
+  g_autoptr(GPtrArray) hide = expanded_paths (policy, vars, CORDON_KEY_FS_HIDE);
 
   for (guint i = 0; cordon_hide_sys_paths[i] != NULL; i++)
     cordon_host_facts_stat (facts, cordon_hide_sys_paths[i]);
   for (guint i = 0; i < hide->len; i++)
-    {
-      const CordonItem *it = g_ptr_array_index (hide, i);
-      g_autofree char *expanded = cordon_vars_expand (it->text, vars, NULL);
-      g_autofree char *path = expanded != NULL ? cordon_path_normalize (expanded) : NULL;
-
-      if (path != NULL)
-        cordon_host_facts_stat_hidden (facts, path);
-    }
+    cordon_host_facts_stat_hidden (facts, g_ptr_array_index (hide, i));
   for (guint k = 0; siblings != NULL && siblings->num && k < G_N_ELEMENTS (binds); k++)
     {
-      GPtrArray *list = cordon_policy_get_list (policy, binds[k]);
+      g_autoptr(GPtrArray) paths = expanded_paths (policy, vars, binds[k]);
 
-      for (guint i = 0; i < list->len; i++)
+      for (guint i = 0; i < paths->len; i++)
         {
-          const CordonItem *it = g_ptr_array_index (list, i);
-          g_autofree char *expanded = cordon_vars_expand (it->text, vars, NULL);
-          g_autofree char *bind = expanded != NULL ? cordon_path_normalize (expanded) : NULL;
-          g_autofree char *parent = bind != NULL ? g_path_get_dirname (bind) : NULL;
+          g_autofree char *parent = g_path_get_dirname (g_ptr_array_index (paths, i));
 
-          if (parent != NULL)
-            cordon_host_facts_stat_hidden (facts, parent);
+          cordon_host_facts_stat_hidden (facts, parent);
         }
     }
 }
