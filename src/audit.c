@@ -19,6 +19,7 @@
 #include "audit.h"
 #include "file-util.h"
 #include "git-config.h"
+#include "path-util.h"
 
 #define MAX_DEPTH 128
 #define MAX_CONFIG (1024 * 1024)
@@ -41,6 +42,7 @@ typedef struct
   int dirfd;
   char *name;
   gboolean strip_setid;
+  gboolean is_dir;
   CordonPlanted *finding;
 } Move;
 
@@ -132,6 +134,29 @@ move_aside (int dirfd,
   return NULL;
 }
 
+/* What was moved aside in a directory that is then moved aside itself
+ * (a protected one) is where that directory went. */
+static void
+rehome (Walk *w,
+        const char *from,
+        const char *to)
+{
+  gsize len = strlen (from);
+
+  for (guint i = 0; i < w->audit->findings->len; i++)
+    {
+      CordonPlanted *f = g_ptr_array_index (w->audit->findings, i);
+
+      if (f->quarantined != NULL && cordon_path_is_ancestor (from, f->quarantined, FALSE))
+        {
+          char *moved = g_strconcat (to, f->quarantined + len, NULL);
+
+          g_free (f->quarantined);
+          f->quarantined = moved;
+        }
+    }
+}
+
 static void
 apply_moves (Walk *w,
              GPtrArray *moves)
@@ -142,10 +167,14 @@ apply_moves (Walk *w,
       g_autofree char *aside = move_aside (m->dirfd, m->name, m->strip_setid);
       g_autofree char *dir = g_path_get_dirname (m->finding->path);
 
-      if (aside != NULL)
-        m->finding->quarantined = g_build_filename (dir, aside, NULL);
-      else
+      if (aside == NULL)
         w->audit->unheld++;
+      else
+        {
+          m->finding->quarantined = g_build_filename (dir, aside, NULL);
+          if (m->is_dir)
+            rehome (w, m->finding->path, m->finding->quarantined);
+        }
       g_free (m->name);
       g_free (m);
     }
@@ -181,6 +210,7 @@ add_finding (Walk *w,
       m->dirfd = dirfd;
       m->name = g_strdup (name);
       m->strip_setid = S_ISREG (sx->stx_mode);
+      m->is_dir = S_ISDIR (sx->stx_mode);
       m->finding = f;
       g_ptr_array_add (w->moves, m);
     }
@@ -225,6 +255,17 @@ check_git_config (Walk *w,
   what = g_strdup_printf ("git config written during the run sets %s: a program the next git command "
                           "there runs", joined);
   add_finding (w, gitfd, gitdir, name, what, &sx);
+}
+
+/* A repository directory (.git, a bare one, .git/modules/NAME): one
+ * named .git, or with a HEAD of any kind (git takes a symlink). */
+static gboolean
+repository_dir (int fd,
+                const char *path)
+{
+  struct statx head;
+
+  return g_str_has_suffix (path, "/.git") || stat_at (fd, "HEAD", &head);
 }
 
 /* hooks/ of a repository directory: what was made or changed there. */
@@ -391,7 +432,6 @@ walk_dir (Walk *w,
           const char *path,
           guint depth)
 {
-  struct statx head;
   g_autoptr(GPtrArray) moves = g_ptr_array_new ();
   GPtrArray *outer = w->moves;
   /* Its own offset: a second walk of the same fd reads it whole again. */
@@ -406,9 +446,7 @@ walk_dir (Walk *w,
       return;
     }
   w->moves = moves;
-  /* A repository directory (.git, a bare one, .git/modules/NAME): one
-   * named .git, or with a HEAD of any kind (git takes a symlink). */
-  if (g_str_has_suffix (path, "/.git") || stat_at (fd, "HEAD", &head))
+  if (repository_dir (fd, path))
     {
       struct statx common;
 
@@ -428,6 +466,147 @@ walk_dir (Walk *w,
   closedir (dir);
 }
 
+/* --- protected paths ---------------------------------------------------- */
+
+/* Already named by the walk: the path itself (a config that runs a
+ * program, a commondir, hooks/ or .git made a symlink: the one finding
+ * is the more precise one), or a directory it is in (a repository made
+ * during the run, left in place: the rules of a repository name what in
+ * it runs, where a fresh git init's config and sample hooks run
+ * nothing). Not the root, where the walk's own "stopped" findings are. */
+static gboolean
+named (const Walk *w,
+       const char *path)
+{
+  for (guint i = 0; i < w->audit->findings->len; i++)
+    {
+      const char *p = ((CordonPlanted *) g_ptr_array_index (w->audit->findings, i))->path;
+
+      if (!g_str_equal (p, w->root) && cordon_path_is_ancestor (p, path, TRUE))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Holds nothing but "." and ".."; FALSE where it cannot be read (what
+ * it holds cannot be told). */
+static gboolean
+empty_dir (int dirfd,
+           const char *name)
+{
+  int fd = openat (dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  DIR *dir = fd >= 0 ? fdopendir (fd) : NULL;
+  gboolean empty = dir != NULL;
+  struct dirent *de;
+
+  if (dir == NULL && fd >= 0)
+    close (fd);
+  while (empty && (de = readdir (dir)) != NULL)
+    empty = g_str_equal (de->d_name, ".") || g_str_equal (de->d_name, "..");
+  if (dir != NULL)
+    closedir (dir);
+  return empty;
+}
+
+/* The protected entry `entry`, at `name` of the directory `dirfd` (the
+ * host path `dir`): made or changed during the run, a symlink too. Not
+ * an empty directory, which runs nothing (cordon's own mount points, an
+ * absent .git/hooks/ made empty and read-only, are such), nor a mount
+ * point (the host's). A repository's hooks/ is the hook rule's, once the
+ * walk has looked at the whole tree: it names each file there that git
+ * could run (all but a *.sample), and a hooks/ of samples runs nothing. */
+static void
+check_protected_at (Walk *w,
+                    int dirfd,
+                    const char *dir,
+                    const char *name,
+                    const char *entry)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *what = NULL;
+  struct statx sx;
+
+  if (!stat_at (dirfd, name, &sx) || !changed (w, &sx) || named (w, path))
+    return;
+  if (S_ISDIR (sx.stx_mode)
+      && (is_mount_point (w, &sx) || empty_dir (dirfd, name)
+          || (w->audit->complete && g_str_equal (name, "hooks") && repository_dir (dirfd, dir))))
+    return;
+  what = g_strdup_printf ("a protected path made or changed during the run ([filesystem] protect=%s)", entry);
+  add_finding (w, dirfd, dir, name, what, &sx);
+}
+
+/* A plain relative path: no empty, "." or ".." component (the policy's
+ * parser refuses them; what names nothing below the root is left). */
+static gboolean
+plain_entry (char **parts)
+{
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (parts[i][0] == '\0' || g_str_equal (parts[i], ".") || g_str_equal (parts[i], ".."))
+      return FALSE;
+  return parts[0] != NULL;
+}
+
+/* One protected entry of the root: each directory on its path reached
+ * from the root fd, one openat() at a time with O_NOFOLLOW, never into a
+ * mount point. A symlink made on the way is named: the host that goes
+ * to the entry goes where it points. Each finding is moved at once: no
+ * directory is being read. */
+static void
+check_protected (Walk *w,
+                 int root_fd,
+                 const char *entry)
+{
+  g_auto(GStrv) parts = g_strsplit (entry, "/", -1);
+  g_autofree char *dir = g_strdup (w->root);
+  int fd = plain_entry (parts) ? root_fd : -1;
+  guint i;
+
+  for (i = 0; fd >= 0 && parts[i + 1] != NULL; i++)
+    {
+      g_autofree char *sub = g_build_filename (dir, parts[i], NULL);
+      struct statx sx;
+      gboolean there = stat_at (fd, parts[i], &sx);
+      int next = -1;
+
+      if (there && S_ISDIR (sx.stx_mode) && !is_mount_point (w, &sx))
+        next = openat (fd, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      else if (there && S_ISLNK (sx.stx_mode) && changed (w, &sx) && !named (w, sub))
+        {
+          g_autofree char *what = g_strdup_printf ("a symlink made during the run on the way to a protected "
+                                                   "path ([filesystem] protect=%s)", entry);
+
+          add_finding (w, fd, dir, parts[i], what, &sx);
+          apply_moves (w, w->moves);
+        }
+      if (fd != root_fd)
+        close (fd);
+      fd = next;
+      g_free (dir);
+      dir = g_steal_pointer (&sub);
+    }
+  if (fd < 0)
+    return;
+  check_protected_at (w, fd, dir, parts[i], entry);
+  apply_moves (w, w->moves);
+  if (fd != root_fd)
+    close (fd);
+}
+
+static void
+check_protected_entries (Walk *w,
+                         int root_fd,
+                         const char * const *protect)
+{
+  g_autoptr(GPtrArray) moves = g_ptr_array_new ();
+  GPtrArray *outer = w->moves;
+
+  w->moves = moves;
+  for (guint i = 0; protect != NULL && protect[i] != NULL; i++)
+    check_protected (w, root_fd, protect[i]);
+  w->moves = outer;
+}
+
 static int
 compare_findings (gconstpointer a,
                   gconstpointer b)
@@ -439,15 +618,17 @@ void
 cordon_audit_walk (CordonAudit *audit,
                    int root_fd,
                    const char *root,
+                   const char * const *protect,
                    const struct timespec *since,
                    guint max_entries,
                    gboolean quarantine)
 {
   Walk w = { audit, root, *since, max_entries, quarantine, 0, NULL };
   gint64 t0 = g_get_monotonic_time ();
+  gboolean walked = audit->complete;
   struct stat st;
 
-  if (!audit->complete || fstat (root_fd, &st) != 0 || !S_ISDIR (st.st_mode))
+  if (fstat (root_fd, &st) != 0 || !S_ISDIR (st.st_mode))
     return;
   w.dev = st.st_dev;
   /* A file system of whole seconds (no fraction on the root's times)
@@ -457,8 +638,14 @@ cordon_audit_walk (CordonAudit *audit,
       w.since.tv_sec -= 1;
       w.since.tv_nsec = 0;
     }
-  walk_dir (&w, root_fd, root, 0);
-  if (audit->findings->len >= MAX_FINDINGS)
+  /* The bound is for all the walks of one audit; the protected entries,
+   * a few statx() each, are looked at in every root all the same. After
+   * the walk: what it named is not named again, and what it moved is
+   * moved before a directory around it is. */
+  if (walked)
+    walk_dir (&w, root_fd, root, 0);
+  check_protected_entries (&w, root_fd, protect);
+  if (walked && audit->findings->len >= MAX_FINDINGS)
     {
       CordonPlanted *f = g_new0 (CordonPlanted, 1);
 

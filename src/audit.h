@@ -16,17 +16,26 @@
  *   - a symlink that points out of the writable path, where it leads on
  *     the host (realpath(3), nothing opened), but not into the host's
  *     programs and libraries: /usr, /bin, /sbin, /lib*, where a
- *     virtualenv's python points.
+ *     virtualenv's python points;
+ *   - a [filesystem] protect= entry at the root (.envrc, .git/config,
+ *     .vscode/) made or changed: what protect= did not hold read-only,
+ *     such as one it skips as absent before the run (src/protect.h), a
+ *     symlink there or on the way to it too, but not an empty
+ *     directory (it runs nothing; cordon leaves such mount points), nor
+ *     what the rules above name already: the same path, a path in a
+ *     repository made during the run, a repository's hooks/ (each hook
+ *     in it is named).
  * The walk never follows a symlink, never goes into a mount point (the
  * host's), and stops after a number of entries: what it could not look
  * at (past that number, deeper than 128 directories, a directory it may
  * not read, past 1000 findings) is a finding too. On a file system of
  * whole-second times the start is taken a second early.
  * Quarantine renames each finding aside in its own directory (NAME.cordon-
- * quarantine-RANDOM), once that directory has been read whole, and takes a
- * set-ID bit off, so that nothing of it runs; a repository made during
- * the run stays (what in it runs is moved). What it could not move, and
- * what was not looked at, is counted in `unheld`. */
+ * quarantine-RANDOM), once that directory has been read whole (a
+ * protected path once the whole walk is done), and takes a set-ID bit
+ * off, so that nothing of it runs; a repository made during the run
+ * stays (what in it runs is moved). What it could not move, and what was
+ * not looked at, is counted in `unheld`. */
 #pragma once
 
 #include <glib.h>
@@ -56,10 +65,13 @@ void cordon_audit_clear (CordonAudit *audit);
 /* Walk the directory `root_fd` (the host path `root`, opened before the
  * run), adding to `audit`; `since` is the run's start (CLOCK_REALTIME_
  * COARSE, the clock of inode times). At most max_entries entries in all
- * the walks of one audit. */
+ * the walks of one audit. `protect` (NULL-terminated, or NULL): the
+ * protected entries, paths relative to the root, looked at after the
+ * walk in every root, even one the bound leaves unwalked. */
 void cordon_audit_walk (CordonAudit *audit,
                         int root_fd,
                         const char *root,
+                        const char * const *protect,
                         const struct timespec *since,
                         guint max_entries,
                         gboolean quarantine);

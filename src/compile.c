@@ -906,6 +906,21 @@ add_protected_dirs (Compiler *c)
     }
 }
 
+/* The protected entries, for the audit after the run: one protect.c did
+ * not hold read-only (it skips one absent before the run) the sandbox
+ * may make, and the audit names what it made there. */
+static void
+add_protect_entries (Compiler *c)
+{
+  g_autoptr(GPtrArray) items = cordon_policy_get_protected (c->policy);
+  GPtrArray *entries = g_ptr_array_new ();
+
+  for (guint i = 0; i < items->len; i++)
+    g_ptr_array_add (entries, cordon_protect_entry_path (g_ptr_array_index (items, i)));
+  g_ptr_array_add (entries, NULL);
+  c->plan->protect_entries = (GStrv) g_ptr_array_free (entries, FALSE);
+}
+
 static gboolean
 add_chdir (Compiler *c,
            GError **error)
@@ -1211,6 +1226,7 @@ cordon_compile_with (const CordonPolicy *policy,
   if (!add_mounts (&c, error) || !cordon_protect_compile (plan, policy, facts, error))
     return NULL;
   add_protected_dirs (&c);
+  add_protect_entries (&c);
   /* Before the limits: what the sandbox's filter lets through decides
    * whether a cgroup of the caller's can hold them. */
   add_settings (&c);

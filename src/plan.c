@@ -96,6 +96,7 @@ cordon_plan_free (CordonPlan *plan)
   for (guint i = 0; i < CORDON_LIMIT_MAX; i++)
     g_free (plan->limits[i].unheld);
   g_free (plan->unprotected_dir);
+  g_strfreev (plan->protect_entries);
   g_free (plan->workdir);
   g_free (plan);
 }

@@ -189,6 +189,8 @@ typedef struct
   CordonAuditMode audit_mode; /* [audit] on-finding */
   CordonLocation audit_rule;  /* its rule; file NULL for the default */
   guint audit_max;            /* [audit] max-entries */
+  GStrv protect_entries;      /* [filesystem] protect= after unprotect=, paths relative to each writable
+                               * bind (no trailing '/'): the audit names one made during the run */
   CordonCgroupMechanism cgroup_mechanism; /* NONE: the plan makes no cgroup */
   GPtrArray *cgroup_dirs;     /* CordonCgroupDir, the keeper makes them in order */
   CordonSeccompProfile seccomp;

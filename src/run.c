@@ -715,7 +715,8 @@ audit_after (CordonRun *run,
   run->audited = TRUE;
   for (guint i = 0; i < run->audit_fds->len; i++)
     cordon_audit_walk (&run->audit, g_array_index (run->audit_fds, int, i), g_ptr_array_index (run->audit_roots, i),
-                       &run->audit_since, run->plan->audit_max, mode == CORDON_AUDIT_QUARANTINE);
+                       (const char * const *) run->plan->protect_entries, &run->audit_since, run->plan->audit_max,
+                       mode == CORDON_AUDIT_QUARANTINE);
   for (guint i = 0; options->finding != NULL && i < run->audit.findings->len; i++)
     options->finding (g_ptr_array_index (run->audit.findings, i), options->data);
   if (mode == CORDON_AUDIT_FAIL && run->audit.findings->len > 0)

@@ -7,7 +7,9 @@
  * during the run, a config in a repository that runs a program, a hook
  * or a commondir written, a FIFO or a device node, a set-ID file or one
  * with capabilities, a symlink that points out of the tree but not into
- * the host's programs. The walk follows no symlink, stays on its file
+ * the host's programs, a protected entry of the root made or changed
+ * (not an empty directory, not what a rule above names already), a
+ * symlink on the way to one. The walk follows no symlink, stays on its file
  * system, stops at max_entries and says so; quarantine renames each
  * finding to NAME.cordon-quarantine-RANDOM and takes a set-ID bit
  * off, but leaves a repository made during the run where it is. Every
@@ -53,6 +55,9 @@
 #define WHAT_CAPS "a file with capabilities made or changed during the run"
 #define WHAT_SYMLINK "a symlink made during the run that points out of the writable path: what follows it " \
                      "reads or writes the host"
+#define WHAT_PROTECTED(entry) "a protected path made or changed during the run ([filesystem] protect=" entry ")"
+#define WHAT_ON_THE_WAY(entry) "a symlink made during the run on the way to a protected path ([filesystem] " \
+                               "protect=" entry ")"
 
 #define HARMLESS_CONFIG "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n"
 #define ROOM 100000
@@ -65,6 +70,7 @@ typedef struct
   int fd;
   struct timespec since;
   char *other;                /* a second directory, outside root, made on demand */
+  const char * const *protect; /* the protected entries the walk is given, or NULL */
 } Tree;
 
 static int
@@ -227,12 +233,12 @@ describe (const Tree *t,
       g_string_append_printf (out, "%s: %s", relative (t, f->path), f->what);
       if (f->quarantined != NULL)
         {
-          g_autofree char *aside = g_strdup (relative (t, f->quarantined));
-          char *r = g_strrstr (aside, ".cordon-quarantine-");
+          /* The suffix is random: "-R" here, once it is eight hex digits
+           * (each one: what was moved aside in a directory moved aside). */
+          g_autoptr(GRegex) random = g_regex_new ("\\.cordon-quarantine-[0-9a-f]{8}(?=/|$)", 0, 0, NULL);
+          g_autofree char *aside = g_regex_replace_literal (random, relative (t, f->quarantined), -1, 0,
+                                                            ".cordon-quarantine-R", 0, NULL);
 
-          /* The suffix is random: "-R" here, once it is eight hex digits. */
-          if (r != NULL && strlen (r) == strlen (".cordon-quarantine-") + 8)
-            strcpy (r + strlen (".cordon-quarantine-"), "R");
           g_string_append_printf (out, " -> %s", aside);
         }
       g_string_append_c (out, '\n');
@@ -251,7 +257,7 @@ walk_tree (const Tree *t,
   char *text;
 
   cordon_audit_init (&audit);
-  cordon_audit_walk (&audit, t->fd, t->root, &t->since, max, quarantine);
+  cordon_audit_walk (&audit, t->fd, t->root, t->protect, &t->since, max, quarantine);
   assert_true (audit.complete);
   text = describe (t, &audit);
   if (out_entries != NULL)
@@ -509,7 +515,7 @@ test_audit_never_follows_a_symlinked_directory (void **state)
   /* The control: walked itself, the directory the link names has a
    * finding the walk above would have seen through the link. */
   {
-    Tree other = { outside, open (outside, O_RDONLY | O_DIRECTORY | O_CLOEXEC), t->since, NULL };
+    Tree other = { outside, open (outside, O_RDONLY | O_DIRECTORY | O_CLOEXEC), t->since, NULL, NULL };
     g_autofree char *there = NULL;
 
     assert_true (other.fd >= 0);
@@ -536,7 +542,7 @@ walk_root (const char *root,
 
   assert_true (fd >= 0);
   cordon_audit_init (&audit);
-  cordon_audit_walk (&audit, fd, root, since, max, FALSE);
+  cordon_audit_walk (&audit, fd, root, NULL, since, max, FALSE);
   close (fd);
   entries = audit.complete ? audit.entries : G_MAXUINT;
   *out_findings = audit.findings->len;
@@ -570,12 +576,12 @@ test_audit_stops_after_max_entries_and_says_so (void **state)
   assert_true (more_fd >= 0);
 
   cordon_audit_init (&audit);
-  cordon_audit_walk (&audit, t->fd, t->root, &t->since, 5, FALSE);
+  cordon_audit_walk (&audit, t->fd, t->root, NULL, &t->since, 5, FALSE);
   assert_false (audit.complete);
   assert_true (audit.entries <= 6);
   /* The bound is for all the walks of one audit: another writable path
    * is not walked once it is reached, its FIFO not seen. */
-  cordon_audit_walk (&audit, more_fd, more, &t->since, 5, FALSE);
+  cordon_audit_walk (&audit, more_fd, more, NULL, &t->since, 5, FALSE);
   assert_false (audit.complete);
   /* The one finding: that the walk stopped, at the root, not held. */
   assert_int_equal (audit.findings->len, 1);
@@ -621,8 +627,8 @@ walk_across_a_mount (Tree *t)
   g_autofree char *uid_map = g_strdup_printf ("%u %u 1", getuid (), getuid ());
   g_autofree char *gid_map = g_strdup_printf ("%u %u 1", getgid (), getgid ());
   int flags = geteuid () == 0 ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS;
-  Tree sub = { mnt, -1, t->since, NULL };
-  Tree top = { t->root, -1, t->since, NULL };
+  Tree sub = { mnt, -1, t->since, NULL, NULL };
+  Tree top = { t->root, -1, t->since, NULL, NULL };
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
 
@@ -646,11 +652,11 @@ walk_across_a_mount (Tree *t)
       CordonAudit audit;
 
       cordon_audit_init (&audit);
-      cordon_audit_walk (&audit, top.fd, top.root, &t->since, ROOM, FALSE);
+      cordon_audit_walk (&audit, top.fd, top.root, NULL, &t->since, ROOM, FALSE);
       a = describe (t, &audit);
       cordon_audit_clear (&audit);
       cordon_audit_init (&audit);
-      cordon_audit_walk (&audit, sub.fd, sub.root, &t->since, ROOM, FALSE);
+      cordon_audit_walk (&audit, sub.fd, sub.root, NULL, &t->since, ROOM, FALSE);
       b = describe (t, &audit);
       cordon_audit_clear (&audit);
       text = g_strdup_printf ("%s--\n%s", a, b);
@@ -700,6 +706,197 @@ test_audit_does_not_descend_into_another_file_system (void **state)
                        "outer.fifo: " WHAT_FIFO "\n"
                        "--\n"
                        "mnt/inner.fifo: " WHAT_FIFO "\n");
+}
+
+/* --- protected paths -------------------------------------------------------------- */
+
+/* base.policy's [filesystem] protect=, as the plan holds them. */
+static const char * const PROTECT[] = {
+  ".git/hooks", ".git/config", ".git/commondir", ".git/modules", ".git/worktrees", ".gitmodules", ".vscode",
+  ".idea", ".envrc", ".mcp.json", ".direnv", ".husky", ".githooks", ".pre-commit-config.yaml", "lefthook.yml",
+  ".lefthook.yml", NULL
+};
+
+static void
+test_audit_names_a_protected_file_made_during_the_run_but_not_an_older_one (void **state)
+{
+  Tree *t = *state;
+  static const char * const without_envrc[] = { ".mcp.json", ".vscode", NULL };
+
+  make_file (t, ".mcp.json", "{}\n", 0644);
+  make_file (t, "sub/.envrc", "old\n", 0644);
+  start_run (t);
+  make_file (t, ".envrc", "export PATH=/x:$PATH\n", 0644);
+  /* Not protected: no entry names it, nor one below the root. */
+  make_file (t, ".tool-versions", "python 3\n", 0644);
+  make_file (t, "sub/.envrc", "export PATH=/x:$PATH\n", 0644);
+
+  t->protect = PROTECT;
+  assert_findings (t, FALSE, ".envrc: " WHAT_PROTECTED (".envrc") "\n");
+  /* The controls: the same tree, .envrc taken out (unprotect=), or no
+   * entry at all: nothing. */
+  t->protect = without_envrc;
+  assert_findings (t, FALSE, "");
+  t->protect = NULL;
+  assert_findings (t, FALSE, "");
+}
+
+static void
+test_audit_names_a_protected_directory_made_during_the_run_only_when_it_holds_something (void **state)
+{
+  Tree *t = *state;
+
+  make_dir (t, ".husky/_");
+  start_run (t);
+  /* What cordon leaves: an empty mount point. */
+  make_dir (t, ".vscode");
+  make_dir (t, ".direnv");
+  make_file (t, ".idea/workspace.xml", "<project/>\n", 0644);
+  make_file (t, ".githooks/pre-commit", "#!/bin/sh\n", 0755);
+  make_file (t, ".husky/_/h", "#!/bin/sh\n", 0755);
+
+  t->protect = PROTECT;
+  /* .husky/ is older and its own times did not change: what is two
+   * levels down, in a directory the host had, is no entry's. */
+  assert_findings (t, FALSE,
+                   ".githooks: " WHAT_PROTECTED (".githooks") "\n"
+                   ".idea: " WHAT_PROTECTED (".idea") "\n");
+}
+
+static void
+test_audit_names_a_symlink_made_at_a_protected_path_once (void **state)
+{
+  Tree *t = *state;
+
+  make_file (t, "notes", "x\n", 0644);
+  start_run (t);
+  /* Inside the tree, no finding of the symlink rule's. */
+  make_symlink (t, ".envrc", "notes");
+  make_symlink (t, ".vscode", "notes");
+  /* Out of it: the symlink rule names it, the one finding there. */
+  make_symlink (t, ".mcp.json", "/etc/passwd");
+
+  t->protect = PROTECT;
+  assert_findings (t, FALSE,
+                   ".envrc: " WHAT_PROTECTED (".envrc") "\n"
+                   ".mcp.json: " WHAT_SYMLINK "\n"
+                   ".vscode: " WHAT_PROTECTED (".vscode") "\n");
+}
+
+static void
+test_audit_walks_a_protected_entry_of_several_components_through_its_directories (void **state)
+{
+  Tree *t = *state;
+  static const char * const deep[] = { "tools/ci/run.sh", "etc/x/hook", NULL };
+
+  make_repository (t, ".git", NULL);
+  make_repository (t, "sub/.git", HARMLESS_CONFIG);
+  make_dir (t, "tools/ci");
+  make_dir (t, "etc");
+  start_run (t);
+  make_file (t, ".git/config", HARMLESS_CONFIG, 0644);
+  make_file (t, "sub/.git/config", HARMLESS_CONFIG "\tbare = false\n", 0644);
+  make_file (t, "tools/ci/run.sh", "#!/bin/sh\n", 0755);
+  /* On the way to etc/x/hook: the host that goes there goes where it points. */
+  make_symlink (t, "etc/x", "../tools");
+
+  t->protect = PROTECT;
+  /* A config that runs nothing is no finding of the repository rules;
+   * one at the root's .git is a protected path. sub/'s is no entry's. */
+  assert_findings (t, FALSE, ".git/config: " WHAT_PROTECTED (".git/config") "\n");
+  t->protect = deep;
+  assert_findings (t, FALSE,
+                   "etc/x: " WHAT_ON_THE_WAY ("etc/x/hook") "\n"
+                   "tools/ci/run.sh: " WHAT_PROTECTED ("tools/ci/run.sh") "\n");
+}
+
+/* What a repository rule names is not named again as a protected path. */
+static void
+test_audit_names_a_protected_path_a_repository_rule_names_once (void **state)
+{
+  Tree *t = *state;
+
+  make_repository (t, ".git", HARMLESS_CONFIG);
+  start_run (t);
+  make_file (t, ".git/config", HARMLESS_CONFIG "\tfsmonitor = /x/fsm.sh\n", 0644);
+  make_file (t, ".git/commondir", "/elsewhere/.git\n", 0644);
+  /* A new hooks/: each hook in it is named, the directory is not. */
+  make_file (t, ".git/hooks/pre-commit", "#!/bin/sh\ntouch /x\n", 0755);
+  make_file (t, ".git/hooks/pre-push.sample", "#!/bin/sh\n", 0755);
+
+  t->protect = PROTECT;
+  assert_findings (t, FALSE,
+                   ".git/commondir: " WHAT_COMMONDIR "\n"
+                   ".git/config: " WHAT_CONFIG ("core.fsmonitor") "\n"
+                   ".git/hooks/pre-commit: " WHAT_HOOK "\n");
+}
+
+static void
+test_audit_leaves_what_is_in_a_repository_made_during_the_run_to_its_rules (void **state)
+{
+  Tree *t = *state;
+
+  start_run (t);
+  /* git init: a config that runs nothing, sample hooks. */
+  make_repository (t, ".git", HARMLESS_CONFIG);
+  make_file (t, ".git/hooks/pre-commit.sample", "#!/bin/sh\n", 0755);
+  make_file (t, ".envrc", "x\n", 0644);
+
+  t->protect = PROTECT;
+  assert_findings (t, FALSE,
+                   ".envrc: " WHAT_PROTECTED (".envrc") "\n"
+                   ".git: " WHAT_REPO "\n");
+}
+
+/* The finding at `path`, or NULL. */
+static const char *
+what_at (const CordonAudit *audit,
+         const char *path)
+{
+  for (guint i = 0; i < audit->findings->len; i++)
+    if (g_str_equal (((CordonPlanted *) g_ptr_array_index (audit->findings, i))->path, path))
+      return ((CordonPlanted *) g_ptr_array_index (audit->findings, i))->what;
+  return NULL;
+}
+
+static void
+test_audit_looks_at_the_protected_paths_of_a_root_the_bound_leaves_unwalked (void **state)
+{
+  Tree *t = *state;
+  g_autofree char *more = NULL;
+  g_autofree char *envrc = NULL;
+  g_autofree char *here = path_of (t, ".envrc");
+  CordonAudit audit;
+  int more_fd;
+
+  start_run (t);
+  make_file (t, ".envrc", "x\n", 0644);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("files/f%02u", i);
+
+      make_file (t, name, "x\n", 0644);
+    }
+  t->other = g_dir_make_tmp ("test-audit-more-XXXXXX", NULL);
+  assert_non_null (t->other);
+  more = realpath (t->other, NULL);
+  envrc = g_build_filename (more, ".envrc", NULL);
+  assert_true (g_file_set_contents (envrc, "x\n", -1, NULL));
+  more_fd = open (more, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  assert_true (more_fd >= 0);
+
+  cordon_audit_init (&audit);
+  cordon_audit_walk (&audit, t->fd, t->root, PROTECT, &t->since, 5, FALSE);
+  cordon_audit_walk (&audit, more_fd, more, PROTECT, &t->since, 5, FALSE);
+  close (more_fd);
+  assert_false (audit.complete);
+  /* That the walk stopped, at the first root; each root's .envrc all
+   * the same, the one the walk stopped in and the one never walked. */
+  assert_int_equal (audit.findings->len, 3);
+  assert_non_null (strstr (what_at (&audit, t->root), "max-entries"));
+  assert_string_equal (what_at (&audit, here), WHAT_PROTECTED (".envrc"));
+  assert_string_equal (what_at (&audit, envrc), WHAT_PROTECTED (".envrc"));
+  cordon_audit_clear (&audit);
 }
 
 /* --- quarantine ------------------------------------------------------------------- */
@@ -774,6 +971,44 @@ test_audit_quarantine_leaves_a_new_repository_in_place_and_moves_what_runs (void
 }
 
 static void
+test_audit_quarantine_moves_a_protected_path_aside_with_what_was_moved_in_it (void **state)
+{
+  Tree *t = *state;
+  g_autofree char *tasks = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  guint moved = 0;
+
+  start_run (t);
+  make_file (t, ".envrc", "export PATH=/x:$PATH\n", 0644);
+  make_file (t, ".vscode/tasks.json", "{\"tasks\": []}\n", 0644);
+  make_fifo (t, ".vscode/pipe");
+  make_dir (t, ".idea");
+
+  t->protect = PROTECT;
+  assert_findings (t, TRUE,
+                   ".envrc: " WHAT_PROTECTED (".envrc") " -> .envrc.cordon-quarantine-R\n"
+                   ".vscode: " WHAT_PROTECTED (".vscode") " -> .vscode.cordon-quarantine-R\n"
+                   ".vscode/pipe: " WHAT_FIFO " -> .vscode.cordon-quarantine-R/pipe.cordon-quarantine-R\n");
+  assert_false (exists (t, ".envrc"));
+  assert_false (exists (t, ".vscode"));
+  assert_true (exists (t, ".idea"));
+  dir = g_dir_open (t->root, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      if (g_str_has_prefix (name, ".envrc.cordon-quarantine-"))
+        assert_true (S_ISREG (mode_of (t, name))), moved++;
+      if (g_str_has_prefix (name, ".vscode.cordon-quarantine-"))
+        {
+          tasks = g_build_filename (name, "tasks.json", NULL);
+          assert_true (exists (t, tasks));
+          moved++;
+        }
+    }
+  assert_int_equal (moved, 2);
+}
+
+static void
 test_audit_without_quarantine_moves_nothing (void **state)
 {
   Tree *t = *state;
@@ -811,8 +1046,16 @@ main (void)
     T (test_audit_never_follows_a_symlinked_directory),
     T (test_audit_stops_after_max_entries_and_says_so),
     T (test_audit_does_not_descend_into_another_file_system),
+    T (test_audit_names_a_protected_file_made_during_the_run_but_not_an_older_one),
+    T (test_audit_names_a_protected_directory_made_during_the_run_only_when_it_holds_something),
+    T (test_audit_names_a_symlink_made_at_a_protected_path_once),
+    T (test_audit_walks_a_protected_entry_of_several_components_through_its_directories),
+    T (test_audit_names_a_protected_path_a_repository_rule_names_once),
+    T (test_audit_leaves_what_is_in_a_repository_made_during_the_run_to_its_rules),
+    T (test_audit_looks_at_the_protected_paths_of_a_root_the_bound_leaves_unwalked),
     T (test_audit_quarantine_moves_each_finding_aside_and_takes_off_a_set_id_bit),
     T (test_audit_quarantine_leaves_a_new_repository_in_place_and_moves_what_runs),
+    T (test_audit_quarantine_moves_a_protected_path_aside_with_what_was_moved_in_it),
     T (test_audit_without_quarantine_moves_nothing),
   };
 
