@@ -2,7 +2,7 @@
 /* cordon-keeper: bwrap's parent, so that a SIGKILL of cordon cannot
  * strand a half-made sandbox.
  *
- *   cordon-keeper LIFE_FD PGID kill|leave [--stage FD] BWRAP [BWRAP-ARG...]
+ *   cordon-keeper LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] [--placeholders FD] BWRAP [BWRAP-ARG...]
  *
  * With --die-with-parent, bwrap's outer process dies with its parent; but
  * if that happens between its clone() and the write that releases the
@@ -37,7 +37,12 @@
  * propagates to the host), lays the shadows and attaches the trees; then
  * it starts bwrap as uid 0 of a user namespace of its own, owned by root,
  * whose uid 0 is the host user (src/userns-fork.c). The keeper stays
- * root, outside. Plain libc, static where the toolchain can be. */
+ * root, outside.
+ *
+ * With --placeholders, before anything else, it makes the mount points of
+ * absent protected paths (src/keeper-placeholder.h), and removes them
+ * once the sandbox is gone, whichever way it ends. Plain libc, static
+ * where the toolchain can be. */
 #include "config.h"
 
 #include <errno.h>
@@ -60,6 +65,7 @@
 #include <unistd.h>
 
 #include "keeper-cgroup.h"
+#include "keeper-placeholder.h"
 #include "proc-read.h"
 #include "protocol.h"
 #include "spec-codec.h"
@@ -147,11 +153,12 @@ end_children (void)
 /* cordon is gone: nothing it started may stay. Kill bwrap (and its group:
  * a child stranded before its release is still in it), then every
  * process that comes to us, and what is left in the sandbox's cgroups
- * (then removed). */
+ * (then removed); then its placeholders are removed. */
 static int
 teardown (pid_t bwrap,
           int own_group,
-          KeeperCgroups *cg)
+          KeeperCgroups *cg,
+          KeeperPlaceholders *ph)
 {
   if (bwrap > 0 && own_group)
     kill (-bwrap, SIGKILL);
@@ -159,6 +166,7 @@ teardown (pid_t bwrap,
     kill (bwrap, SIGKILL);
   end_children ();
   cordon_keeper_cgroups_end (cg, -1, now_ms () + TEARDOWN_LIMIT_MS);
+  cordon_keeper_placeholders_end (ph);
   return 137;
 }
 
@@ -473,7 +481,9 @@ typedef struct
   int leave;        /* "leave": a released sandbox may outlive cordon */
   int stage_fd;     /* --stage: the instructions, or -1 */
   int cgroup_fd;    /* --cgroup: the instructions, or -1 */
+  int placeholder_fd; /* --placeholders: the instructions, or -1 */
   KeeperCgroups cgroups;
+  KeeperPlaceholders placeholders;
   char **bwrap_argv;
   pid_t bwrap;
 } Keeper;
@@ -490,7 +500,8 @@ option_fd (const char *text,
 }
 
 /* FALSE (after the usage line) unless argv is LIFE_FD PGID kill|leave
- * [--stage FD] [--cgroup FD] BWRAP...; LIFE_FD is made close-on-exec. */
+ * [--stage FD] [--cgroup FD] [--placeholders FD] BWRAP...; LIFE_FD is
+ * made close-on-exec. */
 static int
 parse_args (int argc,
             char **argv,
@@ -501,12 +512,14 @@ parse_args (int argc,
   long pgid = argc >= 5 ? strtol (argv[2], &pgid_end, 10) : -1;
   int i = 4, ok = argc >= 5;
 
-  k->stage_fd = k->cgroup_fd = -1;
+  k->stage_fd = k->cgroup_fd = k->placeholder_fd = -1;
   for (; ok && i + 2 < argc && strncmp (argv[i], "--", 2) == 0; i += 2)
     if (strcmp (argv[i], CORDON_KEEPER_ARG_STAGE) == 0 && k->stage_fd < 0)
       ok = (k->stage_fd = option_fd (argv[i + 1], life_fd)) >= 0;
     else if (strcmp (argv[i], CORDON_KEEPER_ARG_CGROUP) == 0 && k->cgroup_fd < 0)
       ok = (k->cgroup_fd = option_fd (argv[i + 1], life_fd)) >= 0;
+    else if (strcmp (argv[i], CORDON_KEEPER_ARG_PLACEHOLDERS) == 0 && k->placeholder_fd < 0)
+      ok = (k->placeholder_fd = option_fd (argv[i + 1], life_fd)) >= 0;
     else
       ok = 0;
   if (!ok || i >= argc || life_fd < FIRST_BWRAP_FD || life_fd > 1024 || end == NULL || *end != '\0'
@@ -514,8 +527,8 @@ parse_args (int argc,
       || pgid < 0 || pgid_end == NULL || *pgid_end != '\0' || argv[2][0] == '\0'
       || (strcmp (argv[3], CORDON_KEEPER_KILL) != 0 && strcmp (argv[3], CORDON_KEEPER_LEAVE) != 0))
     {
-      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] BWRAP [BWRAP-ARG...]\n",
-             stderr);
+      fputs ("usage: cordon-keeper LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] [--placeholders FD] "
+             "BWRAP [BWRAP-ARG...]\n", stderr);
       return 0;
     }
   k->life_fd = (int) life_fd;
@@ -549,8 +562,34 @@ make_cgroups (Keeper *k)
   return -1;
 }
 
+static char placeholder_why[CORDON_KEEPER_WORD_MAX - 32];
+
+/* The placeholders made (or shared) and held; else "H<errno> WHY" said,
+ * and -1. The keeper's fds reach the host's side of them, uncovered: a
+ * sandbox in a user namespace of its own cannot follow another's fds
+ * (no CAP_SYS_PTRACE over the keeper's), and one without sees the
+ * host's /proc only under a degradation the policy names. */
+static int
+hold_placeholders (Keeper *k)
+{
+  if (cordon_keeper_placeholders_read (k->placeholder_fd, &k->placeholders, placeholder_why,
+                                       sizeof placeholder_why) == 0
+      && cordon_keeper_placeholders_hold (&k->placeholders, placeholder_why, sizeof placeholder_why) == 0)
+    return 0;
+  say_why (k->life_fd, CORDON_KEEPER_PLACEHOLDER_ERRNO, errno != 0 ? errno : EINVAL, placeholder_why);
+  return -1;
+}
+
+/* teardown() of a keeper's sandbox. */
+static int
+end_all (const Keeper *k)
+{
+  return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups, (KeeperPlaceholders *) &k->placeholders);
+}
+
 /* A released sandbox left running by cordon's leave: the keeper waits
- * for bwrap (its parent still) and then removes the cgroups. */
+ * for bwrap (its parent still) and then removes the cgroups and the
+ * placeholders. */
 static int
 outlive (const Keeper *k,
          int sigfd)
@@ -562,7 +601,7 @@ outlive (const Keeper *k,
       pid_t pid;
 
       if (poll (fds, 1, -1) < 0 && errno != EINTR)
-        return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups);
+        return end_all (k);
       while (read (sigfd, &info, sizeof info) > 0)
         ;
       while ((pid = waitpid (-1, NULL, WNOHANG)) > 0)
@@ -570,6 +609,7 @@ outlive (const Keeper *k,
           {
             end_children ();
             cordon_keeper_cgroups_end ((KeeperCgroups *) &k->cgroups, -1, now_ms () + TEARDOWN_LIMIT_MS);
+            cordon_keeper_placeholders_end ((KeeperPlaceholders *) &k->placeholders);
             return 0;
           }
     }
@@ -593,7 +633,7 @@ watch (const Keeper *k,
        * keeper cannot do its work: it ends the sandbox rather than spin. */
       if ((poll (fds, 2, -1) < 0 && errno != EINTR) || (fds[1].revents & (POLLERR | POLLNVAL))
           || (fds[0].revents & POLLNVAL))
-        return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups);
+        return end_all (k);
       while (read (sigfd, &info, sizeof info) > 0)
         ;
       /* bwrap is done, and so is the sandbox: what bwrap left orphaned
@@ -604,6 +644,7 @@ watch (const Keeper *k,
           {
             end_children ();
             cordon_keeper_cgroups_end ((KeeperCgroups *) &k->cgroups, k->life_fd, now_ms () + TEARDOWN_LIMIT_MS);
+            cordon_keeper_placeholders_end ((KeeperPlaceholders *) &k->placeholders);
             return relay (status);
           }
       /* cordon writes one byte here, "R", once the sandbox is released
@@ -621,11 +662,12 @@ watch (const Keeper *k,
           else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
             {
               if (!(k->leave && released))
-                return teardown (k->bwrap, k->pgid == 0, (KeeperCgroups *) &k->cgroups);
-              if (k->cgroups.n == 0)
+                return end_all (k);
+              if (k->cgroups.n == 0 && k->placeholders.n == 0)
                 return 0;
-              /* Left running: its cgroups are still the keeper's to
-               * remove once it ends; nobody hears of their counters. */
+              /* Left running: its cgroups and placeholders are still the
+               * keeper's to remove once it ends; nobody hears of their
+               * counters. */
               return outlive (k, sigfd);
             }
         }
@@ -659,13 +701,16 @@ main (int argc,
       say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
       return 125;
     }
+  if (k.placeholder_fd >= 0 && hold_placeholders (&k) != 0)
+    return 125;
   if (k.stage_fd >= 0 && stage (k.stage_fd, &uid, &gid) != 0)
     {
       say_why (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL, stage_why);
+      cordon_keeper_placeholders_end (&k.placeholders);
       return 125;
     }
   if (k.cgroup_fd >= 0 && make_cgroups (&k) != 0)
-    return 125;
+    return cordon_keeper_placeholders_end (&k.placeholders), 125;
   k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)
                             : spawn_bwrap (k.bwrap_argv, k.life_fd, k.pgid, &spawn_errno);
   /* bwrap started in the cgroups (it and all it forks stay there); the
@@ -673,7 +718,7 @@ main (int argc,
   if (k.cgroups.n > 0 && cordon_keeper_cgroups_leave (&k.cgroups, cgroup_why, sizeof cgroup_why) != 0)
     {
       say_why (k.life_fd, CORDON_KEEPER_CGROUP_ERRNO, errno, cgroup_why);
-      return teardown (k.bwrap, k.pgid == 0, &k.cgroups);
+      return teardown (k.bwrap, k.pgid == 0, &k.cgroups, &k.placeholders);
     }
   /* bwrap's fds are bwrap's alone now: a pipe end kept open here would
    * hide bwrap's exit from cordon. (Any fd of the keeper's own is made
@@ -684,12 +729,13 @@ main (int argc,
     {
       say (k.life_fd, CORDON_KEEPER_ERRNO, spawn_errno);
       cordon_keeper_cgroups_end (&k.cgroups, -1, now_ms () + TEARDOWN_LIMIT_MS);
+      cordon_keeper_placeholders_end (&k.placeholders);
       return 125;
     }
   if ((sigfd = signalfd (-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
     {
       say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
-      return teardown (k.bwrap, k.pgid == 0, &k.cgroups);
+      return teardown (k.bwrap, k.pgid == 0, &k.cgroups, &k.placeholders);
     }
   say (k.life_fd, CORDON_KEEPER_PID, (long) k.bwrap);
   return watch (&k, sigfd);

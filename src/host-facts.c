@@ -753,6 +753,23 @@ stat_below (CordonHostFacts *facts,
     }
 }
 
+/* The directory that holds the protected `path`: whether the caller
+ * may make an entry there. Where it may not, neither may the sandbox
+ * (no more than the caller on the host), and no placeholder is needed. */
+static void
+note_writable (CordonHostFacts *facts,
+               const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *real = g_strconcat (facts->sysroot, dir, NULL);
+  CordonPathInfo *info;
+
+  cordon_host_facts_stat (facts, dir);
+  info = g_hash_table_lookup (facts->paths, dir);
+  if (info != NULL && info->kind == CORDON_PATH_DIR)
+    info->writable = faccessat (AT_FDCWD, real, W_OK, AT_EACCESS) == 0;
+}
+
 /* What a .git file names: "gitdir: PATH" (relative to the file's
  * directory), and the commondir file there (relative to the gitdir); each
  * with every symlink resolved, as git resolves them. */
@@ -839,7 +856,7 @@ static void
 scan_inside (CordonHostFacts *facts,
              const char *dir)
 {
-  const CordonPathInfo *info = cordon_host_facts_lookup (facts, dir);
+  CordonPathInfo *info = g_hash_table_lookup (facts->paths, dir);
   g_autofree char *real = g_strconcat (facts->sysroot, dir, NULL);
   GPtrArray *found;
   guint seen = 0;
@@ -850,6 +867,8 @@ scan_inside (CordonHostFacts *facts,
   found = g_ptr_array_new_with_free_func (g_free);
   if ((fd = open (real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
     walk_inside (facts, fd, dir, 0, &seen, found);
+  /* A placeholder (protect.c) is told by this, its mode and kind. */
+  info->empty = fd >= 0 && seen == 0;
   g_ptr_array_sort (found, cordon_compare_string_ptrs);
   g_hash_table_insert (facts->inside, g_strdup (dir), found);
 }
@@ -886,6 +905,7 @@ scan_hooks_path (CordonHostFacts *facts,
     return;
   cordon_host_facts_stat (facts, path);
   cordon_host_facts_stat_ancestors (facts, path);
+  note_writable (facts, path);
   scan_inside (facts, path);
 }
 
@@ -909,6 +929,7 @@ cordon_host_facts_scan_protected (CordonHostFacts *facts,
       g_autofree char *path = g_build_filename (bind, g_ptr_array_index (entries, i), NULL);
 
       stat_below (facts, bind, path);
+      note_writable (facts, path);
       scan_inside (facts, path);
     }
   cordon_host_facts_stat (facts, dot_git);

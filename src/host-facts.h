@@ -41,6 +41,10 @@ typedef struct
   gid_t gid;
   guint mode;
   guint nlink;         /* its hard links (lstat) */
+  gboolean empty;      /* DIR of a protected path (cordon_host_facts_scan_protected): read, and
+                        * it holds no entry */
+  gboolean writable;   /* DIR that holds a protected path: the caller may make an entry in it
+                        * (access(2), W_OK), so the sandbox might */
 } CordonPathInfo;
 
 /* Whom a root caller's sandbox runs as on the host ([identity]

@@ -27,6 +27,7 @@
 
 #include "cordon-error.h"
 #include "launch.h"
+#include "path-util.h"
 #include "seccomp-filter.h"
 
 /* The fds bwrap is given, at fixed numbers in the child (protocol.h). */
@@ -172,8 +173,9 @@ spawn_keeper (char **argv,
 }
 
 /* The keeper's first word: "P<bwrap's pid>", "E<errno>" (bwrap could
- * not be started), "S<errno>[ WHAT PATH]" (the stage failed, there) or
- * "G<errno> WHAT NAME" (a cgroup could not be made or joined).
+ * not be started), "S<errno>[ WHAT PATH]" (the stage failed, there),
+ * "G<errno> WHAT NAME" (a cgroup could not be made or joined) or
+ * "H<errno> WHAT NAME" (a placeholder could not be made or shared).
  * EOF or anything else: the keeper failed. */
 gboolean
 cordon_launch_read_keeper_word (int fd,
@@ -196,7 +198,8 @@ cordon_launch_read_keeper_word (int fd,
   errno = 0;
   value = len > 1 && g_ascii_isdigit (buf[1]) ? strtol (buf + 1, &end, 10) : 0;
   if (value <= 0 || errno != 0
-      || (*end != '\n' && !((buf[0] == CORDON_KEEPER_STAGE_ERRNO || buf[0] == CORDON_KEEPER_CGROUP_ERRNO) && *end == ' ')))
+      || (*end != '\n' && !((buf[0] == CORDON_KEEPER_STAGE_ERRNO || buf[0] == CORDON_KEEPER_CGROUP_ERRNO
+                              || buf[0] == CORDON_KEEPER_PLACEHOLDER_ERRNO) && *end == ' ')))
     buf[0] = '\0';
   if (buf[0] == CORDON_KEEPER_PID)
     {
@@ -220,6 +223,13 @@ cordon_launch_read_keeper_word (int fd,
 
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not put the sandbox "
                    "in its cgroups: %s: %s", why, g_strerror ((int) value));
+    }
+  else if (buf[0] == CORDON_KEEPER_PLACEHOLDER_ERRNO)
+    {
+      g_autofree char *why = g_strndup (end + 1, strcspn (end + 1, "\n"));
+
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not hold the placeholder "
+                   "of an absent protected path: %s: %s", why, g_strerror ((int) value));
     }
   else
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
@@ -245,10 +255,22 @@ rlimits_arg (const CordonPlan *plan)
   return g_string_free (out, FALSE);
 }
 
+/* The plan's placeholders (protect.c): mount points the keeper makes. */
+static guint
+count_placeholders (const CordonPlan *plan)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    n += ((const CordonOp *) g_ptr_array_index (plan->ops, i))->placeholder ? 1 : 0;
+  return n;
+}
+
 static char **
 build_argv (const CordonLaunchRequest *request)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  int next_fd = FD_STAGE + (request->stage != NULL ? 1 + (int) request->stage->fds->len : 0);
 
   g_ptr_array_add (argv, g_strdup (request->keeper_path));
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_LIFE));
@@ -267,12 +289,18 @@ build_argv (const CordonLaunchRequest *request)
       g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_STAGE));
       g_ptr_array_add (argv, g_strdup_printf ("%d", FD_STAGE));
     }
-  /* The cgroup instructions come after the stage's fds, if any. */
+  /* The cgroup instructions come after the stage's fds, if any; the
+   * placeholders' after those. */
   if (request->cgroups != NULL && cordon_cgroup_run_any (request->cgroups))
     {
       g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_CGROUP));
-      g_ptr_array_add (argv, g_strdup_printf ("%d", request->stage != NULL ? FD_STAGE + 1 + (int) request->stage->fds->len
-                                                                           : FD_STAGE));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", next_fd));
+      next_fd += 1 + (int) request->cgroups->parent_fds->len + (request->cgroups->home_fd >= 0 ? 1 : 0);
+    }
+  if (count_placeholders (request->plan) > 0)
+    {
+      g_ptr_array_add (argv, g_strdup (CORDON_KEEPER_ARG_PLACEHOLDERS));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", next_fd));
     }
   g_ptr_array_add (argv, g_strdup (request->bwrap_path));
   g_ptr_array_add (argv, g_strdup ("--args"));
@@ -333,12 +361,57 @@ typedef struct
   int filterfd;
   int stagefd;
   int cgroupfd;
+  int placefd;
+  GArray *place_parents;      /* int: each placeholder's parent, in the spec's order */
 } Inputs;
 
 static void
 inputs_close (Inputs *in)
 {
-  close_fds ((int[]) { in->memfd, in->specfd, in->go[0], in->go[1], in->filterfd, in->stagefd, in->cgroupfd }, 7);
+  close_fds ((int[]) { in->memfd, in->specfd, in->go[0], in->go[1], in->filterfd, in->stagefd, in->cgroupfd,
+                       in->placefd }, 8);
+  if (in->place_parents != NULL)
+    close_fds ((int *) in->place_parents->data, in->place_parents->len);
+  g_clear_pointer (&in->place_parents, g_array_unref);
+}
+
+/* The keeper's placeholders (src/keeper-placeholder.h): a line each, and
+ * the fd of its parent, opened now, before anything of the sandbox runs
+ * (the keeper resolves no path). */
+static gboolean
+open_placeholders (const CordonPlan *plan,
+                   Inputs *in,
+                   GError **error)
+{
+  g_autoptr(GString) spec = g_string_new (NULL);
+  g_autoptr(GBytes) bytes = NULL;
+
+  in->place_parents = g_array_new (FALSE, FALSE, sizeof (int));
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      g_autofree char *parent = NULL, *name = NULL;
+      int fd;
+
+      if (!op->placeholder)
+        continue;
+      parent = g_path_get_dirname (op->dest);
+      name = g_path_get_basename (op->dest);
+      if ((fd = open (parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s, to make the placeholder %s "
+                       "in: %s", parent, op->dest, g_strerror (errno));
+          return FALSE;
+        }
+      g_string_append_printf (spec, "%s\t%u\t", CORDON_PLACEHOLDER_LINE, in->place_parents->len);
+      cordon_path_append_encoded (spec, name);
+      g_string_append_c (spec, '\n');
+      g_array_append_val (in->place_parents, fd);
+    }
+  if (in->place_parents->len == 0)
+    return TRUE;
+  bytes = g_string_free_to_bytes (g_steal_pointer (&spec));
+  return (in->placefd = sealed_memfd (bytes, error)) >= 0;
 }
 
 static gboolean
@@ -368,7 +441,7 @@ open_inputs (const CordonLaunchRequest *request,
       if ((in->cgroupfd = sealed_memfd (spec, error)) < 0)
         return FALSE;
     }
-  return TRUE;
+  return open_placeholders (request->plan, in, error);
 }
 
 /* The keeper, with every fd of its child at its slot (see the enum). */
@@ -406,6 +479,11 @@ start_keeper (const CordonLaunchRequest *request,
       if (request->cgroups->home_fd >= 0)
         g_array_append_val (fds, request->cgroups->home_fd);
     }
+  if (in->placefd >= 0)
+    {
+      g_array_append_val (fds, in->placefd);
+      g_array_append_vals (fds, in->place_parents->data, in->place_parents->len);
+    }
   return spawn_keeper (argv, envp, (const int *) fds->data, fds->len, out_keeper, error);
 }
 
@@ -439,7 +517,7 @@ cordon_launch_start (const CordonLaunchRequest *request,
   g_auto(GStrv) argv = build_argv (request);
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
   int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, life[2] = { -1, -1 };
-  Inputs in = { -1, -1, { -1, -1 }, -1, -1, -1 };
+  Inputs in = { -1, -1, { -1, -1 }, -1, -1, -1, -1, NULL };
   gboolean ok;
   pid_t pid = 0, keeper = 0;
   int go;

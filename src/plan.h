@@ -80,6 +80,8 @@ typedef struct
   CordonLocation rule;        /* rule.file NULL for built-in ops and defaults */
   char *why;                  /* one line, for explain */
   gboolean pinned;            /* a mount point the sandbox must not rename or remove: verified */
+  gboolean placeholder;       /* MASK_DIR: its mount point is cordon-keeper's, made for the run and
+                               * removed after it (src/keeper-placeholder.h) */
 } CordonOp;
 
 typedef struct

@@ -11,6 +11,16 @@
 #include "cordon-error.h"
 #include "path-util.h"
 #include "protect.h"
+#include "protocol.h"
+
+/* What an entry is: a directory (its item ends in '/'), one of a
+ * repository's (.git/...), one whose absence takes a placeholder. */
+typedef enum
+{
+  ENTRY_DIR = 1 << 0,
+  ENTRY_IN_GIT = 1 << 1,
+  ENTRY_PLACEABLE = 1 << 2,
+} EntryFlags;
 
 typedef struct
 {
@@ -106,7 +116,7 @@ collect_between (const Protector *p,
   return TRUE;
 }
 
-static void
+static CordonOp *
 add_pinned (Protector *p,
             CordonOpKind kind,
             const char *path,
@@ -116,31 +126,92 @@ add_pinned (Protector *p,
   CordonOp *op = cordon_plan_add_op (p->plan, kind, kind == CORDON_OP_MASK_DIR ? NULL : path, path, item, why);
 
   op->pinned = TRUE;
+  return op;
+}
+
+/* Each directory on the way pinned once: a second entry's way starts
+ * at the first's pin (its cover). One pinned now hides what earlier
+ * steps mounted below it: made again after it (but not below the
+ * read-only entry). */
+static void
+pin_between (Protector *p,
+             const CordonItem *item,
+             const char *path,
+             GPtrArray *between)
+{
+  for (guint i = 0; i < between->len; i++)
+    {
+      add_pinned (p, CORDON_OP_BIND, g_ptr_array_index (between, i), item,
+                  "above a protected path: a mount point, so it cannot be moved aside");
+      cordon_plan_remount_below (p->plan, g_ptr_array_index (between, i), path, p->before);
+    }
+}
+
+/* Only where the caller may make an entry: where it may not, neither
+ * may the sandbox, and the keeper could not make the placeholder. */
+static void
+place_placeholder (Protector *p,
+                   const CordonItem *item,
+                   const char *path,
+                   GPtrArray *between)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, dir);
+
+  if (info == NULL || !info->writable)
+    {
+      cordon_plan_add_skip (p->plan, item, path, "absent, in a directory the sandbox cannot write: "
+                            "nothing can be made there");
+      return;
+    }
+  pin_between (p, item, path, between);
+  add_pinned (p, CORDON_OP_MASK_DIR, path, item,
+              "protected, absent: an empty read-only directory for the run (cordon-keeper makes it, "
+              "and removes it after), so none can be made there")->placeholder = TRUE;
+}
+
+/* A placeholder of another run's, going on, or one a keeper killed left
+ * behind: an empty directory of the placeholder's mode. It is shared
+ * (src/keeper-placeholder.h), and so removed after the last run. */
+static gboolean
+is_placeholder (const CordonPathInfo *info)
+{
+  return info->kind == CORDON_PATH_DIR && info->empty && (info->mode & 07777) == CORDON_PLACEHOLDER_MODE;
 }
 
 /* `path` (an entry below a writable bind, or below a repository
- * directory), `dir` when the entry marks a directory, `in_git` when it
- * is one of a repository's (.git/...). */
+ * directory), as `flags` say. Absent, an entry of a repository's that is
+ * a directory becomes an empty read-only one for good (git makes hooks/
+ * where it finds none, and takes an empty one); a placeable one an empty
+ * read-only directory for the run only, whose mount point cordon-keeper
+ * makes and removes; any other is skipped. */
 static gboolean
 protect_path (Protector *p,
               const CordonItem *item,
               const char *path,
-              gboolean dir,
-              gboolean in_git,
+              EntryFlags flags,
               GError **error)
 {
   const CordonOp *cover = cordon_plan_cover (p->plan, path, NULL);
   const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, path);
   g_autoptr(GPtrArray) between = g_ptr_array_new_with_free_func (g_free);
-  gboolean absent;
+  gboolean absent, place, git_dir;
 
   if (cover == NULL || cover->kind != CORDON_OP_BIND)
     return TRUE;
   if (!collect_between (p, item, cover->dest, path, between, &absent, error))
     return FALSE;
-  if (absent || info == NULL || (info->kind == CORDON_PATH_ABSENT && !(dir && in_git)))
+  place = !absent && info != NULL && (flags & ENTRY_PLACEABLE)
+          && (info->kind == CORDON_PATH_ABSENT || is_placeholder (info));
+  git_dir = (flags & ENTRY_DIR) && (flags & ENTRY_IN_GIT);
+  if (absent || info == NULL || (info->kind == CORDON_PATH_ABSENT && !place && !git_dir))
     {
       cordon_plan_add_skip (p->plan, item, path, "absent: nothing to keep read-only here");
+      return TRUE;
+    }
+  if (place)
+    {
+      place_placeholder (p, item, path, between);
       return TRUE;
     }
   if (info->kind == CORDON_PATH_SYMLINK)
@@ -149,16 +220,7 @@ protect_path (Protector *p,
     return refuse (item, path, "is neither a file nor a directory", error);
   if (!check_links (p, item, path, info, error))
     return FALSE;
-  /* Each directory on the way is pinned once: a second entry's way
-   * starts at the first's pin (its cover). One pinned now hides what
-   * earlier steps mounted below it: made again after it (but not below
-   * the read-only entry). */
-  for (guint i = 0; i < between->len; i++)
-    {
-      add_pinned (p, CORDON_OP_BIND, g_ptr_array_index (between, i), item,
-                  "above a protected path: a mount point, so it cannot be moved aside");
-      cordon_plan_remount_below (p->plan, g_ptr_array_index (between, i), path, p->before);
-    }
+  pin_between (p, item, path, between);
   if (info->kind == CORDON_PATH_ABSENT)
     add_pinned (p, CORDON_OP_MASK_DIR, path, item,
                 "protected, absent: an empty read-only directory, so none can be made there");
@@ -184,7 +246,7 @@ protect_gitdirs (Protector *p,
       first = g_ptr_array_index (items, i);
   if (dirs == NULL || first == NULL)
     return TRUE;
-  if (!protect_path (p, first, dot_git, FALSE, FALSE, error))
+  if (!protect_path (p, first, dot_git, 0, error))
     return FALSE;
   for (guint d = 0; d < dirs->len; d++)
     for (guint i = 0; i < items->len; i++)
@@ -198,7 +260,8 @@ protect_gitdirs (Protector *p,
         path = g_build_filename (g_ptr_array_index (dirs, d), entry + strlen (".git/"), NULL);
         /* A worktree's gitdir takes its hooks from its commondir: no
          * empty directory is made for them there. */
-        if (!protect_path (p, it, path, !g_str_equal (entry, it->text), d > 0 || dirs->len == 1, error))
+        if (!protect_path (p, it, path, (!g_str_equal (entry, it->text) ? ENTRY_DIR : 0)
+                           | (d > 0 || dirs->len == 1 ? ENTRY_IN_GIT : 0), error))
           return FALSE;
       }
   return TRUE;
@@ -227,7 +290,7 @@ protect_hooks_path (Protector *p,
   if (path[0] == '\0')
     return refuse (config, file, "sets core.hooksPath as cordon cannot read it (quoted, escaped, "
                    "commented, from '~', or too large)", error);
-  return protect_path (p, config, path, TRUE, FALSE, error);
+  return protect_path (p, config, path, ENTRY_DIR | ENTRY_PLACEABLE, error);
 }
 
 gboolean
@@ -259,8 +322,11 @@ cordon_protect_compile (CordonPlan *plan,
           const CordonItem *it = g_ptr_array_index (items, i);
           g_autofree char *entry = cordon_protect_entry_path (it);
           g_autofree char *path = g_build_filename (bind, entry, NULL);
+          EntryFlags flags = g_str_has_prefix (entry, ".git/") ? ENTRY_IN_GIT : ENTRY_PLACEABLE;
 
-          if (!protect_path (&p, it, path, !g_str_equal (entry, it->text), g_str_has_prefix (entry, ".git/"), error))
+          if (!g_str_equal (entry, it->text))
+            flags |= ENTRY_DIR;
+          if (!protect_path (&p, it, path, flags, error))
             return FALSE;
         }
       if (!protect_gitdirs (&p, bind, items, error) || !protect_hooks_path (&p, bind, items, error))

@@ -56,17 +56,20 @@ typedef enum
   CORDON_KEEPER_CGROUP_ERRNO = 'G',/* "G<errno> WHAT NAME[/FILE]": a cgroup could not be made */
   CORDON_KEEPER_COUNTER = 'C',     /* "C<I> FILE TEXT": a counter of cgroup I after the run,
                                     * its lines joined by ';' (any number, before the keeper ends) */
+  CORDON_KEEPER_PLACEHOLDER_ERRNO = 'H', /* "H<errno> WHAT NAME": a placeholder could not be made */
 } CordonKeeperWord;
 
 /* The longest word, its newline included (a longer reason is cut). */
 #define CORDON_KEEPER_WORD_MAX 1024
 
-/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] BWRAP...;
+/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] [--placeholders FD] BWRAP...;
  * cordon-exec's: STATUS_FD [--verify SPEC_FD GO_FD] COMMAND... */
 #define CORDON_KEEPER_KILL "kill"       /* cordon gone: kill the sandbox */
 #define CORDON_KEEPER_LEAVE "leave"     /* cordon gone: a released sandbox may outlive it */
 #define CORDON_KEEPER_ARG_STAGE "--stage"
 #define CORDON_KEEPER_ARG_CGROUP "--cgroup"     /* --cgroup FD: cgroup instructions, the parents' fds after */
+#define CORDON_KEEPER_ARG_PLACEHOLDERS "--placeholders" /* --placeholders FD: the placeholders, their
+                                                         * parents' fds after */
 #define CORDON_EXEC_ARG_VERIFY "--verify"
 /* cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] ...: each a number
  * (soft and hard limit both), or "-" to leave it. */
@@ -82,6 +85,12 @@ typedef enum
 #define CORDON_STAGE_LINE_SHADOW "shadow"   /* shadow<TAB>PATH */
 #define CORDON_STAGE_LINE_ATTACH "attach"   /* attach<TAB>N<TAB>dir|file<TAB>PATH */
 #define CORDON_STAGE_LINE_IDS "ids"         /* ids<TAB>UID<TAB>GID, the last line */
+
+/* --- cordon-keeper's placeholders (see keeper-placeholder.h) --------------- */
+#define CORDON_PLACEHOLDER_LINE "placeholder" /* placeholder<TAB>I<TAB>NAME: an empty directory NAME in parent fd I */
+/* A placeholder's mode: an empty directory of this mode at a protected
+ * path is taken for one (of a run going on, or left by a keeper killed). */
+#define CORDON_PLACEHOLDER_MODE 0555
 
 /* --- cordon-keeper's cgroups (see keeper-cgroup.h) ------------------------- */
 #define CORDON_CGROUP_LINE_DIR "cgroup"     /* cgroup<TAB>I<TAB>NAME: make NAME below parent fd I */

@@ -125,10 +125,11 @@ static gboolean
 is_middle_mount (const CordonOp *op)
 {
   /* A hidden directory's tmpfs, and lo's symlink in /sys/class/net,
-   * are sorted with the binds (hide.h). */
+   * are sorted with the binds (hide.h); a protected path's empty
+   * directory comes with the writable bind it is in (protect.h). */
   return (op->kind == CORDON_OP_TMPFS || op->kind == CORDON_OP_BIND
           || op->kind == CORDON_OP_RO_BIND || op->kind == CORDON_OP_HIDE_DIR
-          || op->kind == CORDON_OP_SYMLINK)
+          || op->kind == CORDON_OP_SYMLINK || (op->kind == CORDON_OP_MASK_DIR && op->pinned))
          && op->key != CORDON_KEY_FS_ROOT && op->key != CORDON_KEY_PROC_MODE;
 }
 

@@ -56,8 +56,9 @@ describe_mounts_from (const CordonPlan *plan,
 
       started = started || (op->kind == CORDON_OP_BIND && !op->pinned && g_str_equal (op->dest, bind));
       if (started && is_mount (op->kind))
-        g_string_append_printf (out, "%s %s -> %s%s\n", cordon_op_kind_name (op->kind),
-                                op->src != NULL ? op->src : "-", op->dest, op->pinned ? " pinned" : "");
+        g_string_append_printf (out, "%s %s -> %s%s%s\n", cordon_op_kind_name (op->kind),
+                                op->src != NULL ? op->src : "-", op->dest, op->pinned ? " pinned" : "",
+                                op->placeholder ? " placeholder" : "");
     }
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
@@ -73,8 +74,8 @@ describe_pinned (const CordonPlan *plan)
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
 
       if (op->pinned)
-        g_string_append_printf (out, "%s %s -> %s pinned\n", cordon_op_kind_name (op->kind),
-                                op->src != NULL ? op->src : "-", op->dest);
+        g_string_append_printf (out, "%s %s -> %s pinned%s\n", cordon_op_kind_name (op->kind),
+                                op->src != NULL ? op->src : "-", op->dest, op->placeholder ? " placeholder" : "");
     }
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
@@ -201,25 +202,27 @@ test_protect_puts_an_empty_read_only_dir_at_an_absent_git_dir_and_skips_an_absen
   assert_string_equal (skips, W "/.git/config: " ABSENT " (4:21)\n");
 }
 
-/* Outside a repository nothing is made: neither a .git nor an empty
- * directory for an entry not of a repository (.vscode/). */
+/* Outside a repository no .git is made; an entry not of a repository
+ * (.vscode/, .envrc) takes a placeholder: an empty read-only directory
+ * for the run, whose mount point the keeper makes and removes. */
 static void
-test_protect_binds_nothing_and_names_each_entry_where_there_is_no_repository (void **state)
+test_protect_places_an_absent_entry_and_names_each_git_entry_where_there_is_no_repository (void **state)
 {
   FixtureHost *host = *state;
   g_autoptr(CordonPlan) plan = NULL;
   g_autofree char *pinned = NULL, *skips = NULL;
 
   plan = fixture_compile_ok (host, "[filesystem]\nroot=read-only\nwritable=${WORKDIR}\n"
-                                   "protect=.git/hooks/;.git/config;.vscode/\n");
+                                   "protect=.git/hooks/;.git/config;.vscode/;.envrc\n");
   pinned = describe_pinned (plan);
   skips = describe_protect_skips (plan);
-  assert_string_equal (pinned, "");
-  assert_int_equal (count_ops_below (plan, W), 2);   /* the bind and the chdir */
+  assert_string_equal (pinned,
+                       "mask-dir - -> " W "/.vscode pinned placeholder\n"
+                       "mask-dir - -> " W "/.envrc pinned placeholder\n");
+  assert_int_equal (count_ops_below (plan, W), 4);   /* the bind, the chdir and the two */
   assert_string_equal (skips,
                        W "/.git/hooks: " ABSENT " (4:9)\n"
-                       W "/.git/config: " ABSENT " (4:21)\n"
-                       W "/.vscode: " ABSENT " (4:33)\n");
+                       W "/.git/config: " ABSENT " (4:21)\n");
 }
 
 /* A mount cannot hold a symlink: bwrap would follow it, and the
@@ -605,7 +608,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     T (test_protect_binds_a_repository_s_hooks_and_config_read_only_below_a_pinned_git_dir),
     T (test_protect_puts_an_empty_read_only_dir_at_an_absent_git_dir_and_skips_an_absent_file),
-    T (test_protect_binds_nothing_and_names_each_entry_where_there_is_no_repository),
+    T (test_protect_places_an_absent_entry_and_names_each_git_entry_where_there_is_no_repository),
     T (test_protect_refuses_a_symlink_at_an_entry_and_names_its_unprotect),
     T (test_protect_refuses_a_symlink_on_the_way_to_an_entry),
     T (test_protect_refuses_a_hard_linked_hook_or_config),

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* keeper-placeholder: see keeper-placeholder.h. Every name is taken in
+ * its parent's fd, opened by cordon before anything of the sandbox ran,
+ * with O_NOFOLLOW: no path is resolved here. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keeper-placeholder.h"
+#include "protocol.h"
+#include "spec-codec.h"
+
+/* How often a placeholder another run is removing is waited for (1 ms
+ * each): its end holds the lock only for an rmdir. */
+#define HOLD_ROUNDS 2000
+
+static int
+fail (char *why,
+      size_t why_len,
+      const char *what,
+      const char *name)
+{
+  int saved = errno;
+
+  snprintf (why, why_len, "%s %s", what, name);
+  for (char *p = why; *p != '\0'; p++)
+    if ((unsigned char) *p < 0x20 || *p == 0x7f)
+      *p = '?';
+  errno = saved;
+  return -1;
+}
+
+static int
+plain_name (const char *name)
+{
+  return name[0] != '\0' && strchr (name, '/') == NULL && strcmp (name, ".") != 0 && strcmp (name, "..") != 0;
+}
+
+int
+cordon_keeper_placeholders_read (int spec_fd,
+                                 KeeperPlaceholders *ph,
+                                 char *why,
+                                 size_t why_len)
+{
+  char *spec = cordon_spec_read_fd (spec_fd, 1 << 16), *save = NULL;
+  int rc = 0;
+
+  ph->n = 0;
+  close (spec_fd);
+  if (spec == NULL)
+    return fail (why, why_len, "cannot read", "the placeholders");
+  for (char *l = strtok_r (spec, "\n", &save); l != NULL && rc == 0; l = strtok_r (NULL, "\n", &save))
+    {
+      char *s2 = NULL, *verb = strtok_r (l, "\t", &s2), *index = strtok_r (NULL, "\t", &s2);
+      char *name = strtok_r (NULL, "\t", &s2);
+      KeeperPlaceholder *p = &ph->items[ph->n];
+
+      if (name != NULL)
+        cordon_spec_decode (name);
+      if (verb == NULL || strcmp (verb, CORDON_PLACEHOLDER_LINE) != 0 || index == NULL || name == NULL
+          || ph->n == CORDON_KEEPER_MAX_PLACEHOLDERS || strtoul (index, NULL, 10) != ph->n
+          || !plain_name (name) || strlen (name) >= sizeof p->name)
+        {
+          errno = EINVAL;
+          rc = fail (why, why_len, "cannot read", "the placeholders");
+          break;
+        }
+      p->parent_fd = spec_fd + 1 + (int) ph->n;
+      p->fd = -1;
+      snprintf (p->name, sizeof p->name, "%s", name);
+      if (fcntl (p->parent_fd, F_SETFD, FD_CLOEXEC) != 0)
+        rc = fail (why, why_len, "no parent fd for", name);
+      ph->n++;
+    }
+  free (spec);
+  return rc;
+}
+
+/* The directory of `fd` is still the one its parent names `name`. */
+static int
+still_named (const KeeperPlaceholder *p,
+             int fd)
+{
+  struct stat named, held;
+
+  return fstatat (p->parent_fd, p->name, &named, AT_SYMLINK_NOFOLLOW) == 0 && fstat (fd, &held) == 0
+         && named.st_dev == held.st_dev && named.st_ino == held.st_ino;
+}
+
+/* One try: 1 once held, 0 to try again (another run is removing it, or
+ * just did), -1 with errno. */
+static int
+try_hold (KeeperPlaceholder *p)
+{
+  struct stat st;
+  int made = mkdirat (p->parent_fd, p->name, CORDON_PLACEHOLDER_MODE) == 0;
+  int fd;
+
+  if (!made && errno != EEXIST)
+    return -1;
+  fd = openat (p->parent_fd, p->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return errno == ENOENT ? 0 : (errno == ELOOP ? (errno = EEXIST, -1) : -1);
+  /* The mode is the one asked for (a umask may have taken bits); one
+   * found must be of that mode: a placeholder, not a directory made
+   * since cordon looked. */
+  if ((made && fchmod (fd, CORDON_PLACEHOLDER_MODE) != 0) || fstat (fd, &st) != 0)
+    return close (fd), -1;
+  if ((st.st_mode & 07777) != CORDON_PLACEHOLDER_MODE)
+    return close (fd), errno = EEXIST, -1;
+  if (flock (fd, LOCK_SH | LOCK_NB) != 0)
+    return close (fd), (errno == EWOULDBLOCK ? 0 : -1);
+  if (!still_named (p, fd))
+    return close (fd), 0;
+  p->fd = fd;
+  return 1;
+}
+
+static int
+hold (KeeperPlaceholder *p)
+{
+  struct timespec nap = { 0, 1000000 };
+
+  for (int round = 0; round < HOLD_ROUNDS; round++)
+    {
+      int rc = try_hold (p);
+
+      if (rc != 0)
+        return rc > 0 ? 0 : -1;
+      nanosleep (&nap, NULL);
+    }
+  errno = EBUSY;
+  return -1;
+}
+
+int
+cordon_keeper_placeholders_hold (KeeperPlaceholders *ph,
+                                 char *why,
+                                 size_t why_len)
+{
+  for (size_t i = 0; i < ph->n; i++)
+    if (hold (&ph->items[i]) != 0)
+      {
+        int saved = errno;
+
+        fail (why, why_len, saved == EEXIST ? "cannot make (something else is there now)" : "cannot make",
+              ph->items[i].name);
+        cordon_keeper_placeholders_end (ph);
+        errno = saved;
+        return -1;
+      }
+  return 0;
+}
+
+/* Let go; removed if no other run holds it (the lock, taken without
+ * waiting, is ours alone) and the name is still the one held. One that
+ * is not empty (the host put something there during the run) stays: the
+ * audit after the run names it. */
+static void
+let_go (KeeperPlaceholder *p)
+{
+  flock (p->fd, LOCK_UN);
+  if (flock (p->fd, LOCK_EX | LOCK_NB) == 0 && still_named (p, p->fd))
+    (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
+  close (p->fd);
+  p->fd = -1;
+}
+
+void
+cordon_keeper_placeholders_end (KeeperPlaceholders *ph)
+{
+  for (size_t i = 0; i < ph->n; i++)
+    {
+      if (ph->items[i].fd >= 0)
+        let_go (&ph->items[i]);
+      close (ph->items[i].parent_fd);
+    }
+  ph->n = 0;
+}
