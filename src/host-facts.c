@@ -754,8 +754,8 @@ stat_below (CordonHostFacts *facts,
 }
 
 /* The directory that holds the protected `path`: whether the caller
- * may make an entry there. Where it may not, neither may the sandbox
- * (no more than the caller on the host), and no placeholder is needed. */
+ * may make an entry there, or make it so (its owner). Where it may not,
+ * neither may the sandbox (no more than the caller on the host). */
 static void
 note_writable (CordonHostFacts *facts,
                const char *path)
@@ -766,8 +766,11 @@ note_writable (CordonHostFacts *facts,
 
   cordon_host_facts_stat (facts, dir);
   info = g_hash_table_lookup (facts->paths, dir);
+  /* The owner may chmod it writable: only a read-only file system, or
+   * someone else's directory, keeps the sandbox out. */
   if (info != NULL && info->kind == CORDON_PATH_DIR)
-    info->writable = faccessat (AT_FDCWD, real, W_OK, AT_EACCESS) == 0;
+    info->writable = faccessat (AT_FDCWD, real, W_OK, AT_EACCESS) == 0
+                     || (errno != EROFS && info->uid == facts->uid);
 }
 
 /* What a .git file names: "gitdir: PATH" (relative to the file's

@@ -147,18 +147,22 @@ pin_between (Protector *p,
     }
 }
 
-/* Only where the caller may make an entry: where it may not, neither
- * may the sandbox, and the keeper could not make the placeholder. */
+/* Not in a writable bind's own directory the caller cannot write nor
+ * chmod: neither can the sandbox, which cannot move it aside either (a
+ * mount point); the keeper could not make the placeholder. Below it, a
+ * directory of someone else's could be moved aside: the keeper's mkdir
+ * there fails the launch instead. */
 static void
 place_placeholder (Protector *p,
                    const CordonItem *item,
                    const char *path,
+                   const char *top,
                    GPtrArray *between)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, dir);
 
-  if (info == NULL || !info->writable)
+  if (g_str_equal (dir, top) && (info == NULL || !info->writable))
     {
       cordon_plan_add_skip (p->plan, item, path, "absent, in a directory the sandbox cannot write: "
                             "nothing can be made there");
@@ -211,7 +215,7 @@ protect_path (Protector *p,
     }
   if (place)
     {
-      place_placeholder (p, item, path, between);
+      place_placeholder (p, item, path, cover->dest, between);
       return TRUE;
     }
   if (info->kind == CORDON_PATH_SYMLINK)
