@@ -908,6 +908,17 @@ scan_hooks_path (CordonHostFacts *facts,
     return;
   cordon_host_facts_stat (facts, path);
   cordon_host_facts_stat_ancestors (facts, path);
+  /* Where a directory on the way is absent, the placeholder goes there. */
+  for (g_autofree char *d = g_path_get_dirname (path); strlen (d) > strlen (bind);)
+    {
+      const CordonPathInfo *info = cordon_host_facts_lookup (facts, d);
+      char *up = g_path_get_dirname (d);
+
+      if (info != NULL && info->kind == CORDON_PATH_ABSENT)
+        note_writable (facts, d);
+      g_free (d);
+      d = up;
+    }
   note_writable (facts, path);
   scan_inside (facts, path);
 }

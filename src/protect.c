@@ -271,6 +271,29 @@ protect_gitdirs (Protector *p,
   return TRUE;
 }
 
+/* The shallowest directory of `path` below `bind` that is absent, else
+ * `path`: where a hooks directory git would run from could be made, the
+ * placeholder goes (scripts/ for scripts/hooks). */
+static const char *
+first_absent (const Protector *p,
+              const char *bind,
+              const char *path)
+{
+  size_t n = strlen (bind);
+
+  if (!cordon_path_is_ancestor (bind, path, FALSE))
+    return path;
+  for (const char *slash = strchr (path + n + 1, '/'); slash != NULL; slash = strchr (slash + 1, '/'))
+    {
+      g_autofree char *d = g_strndup (path, (gsize) (slash - path));
+      const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, d);
+
+      if (info != NULL && info->kind == CORDON_PATH_ABSENT)
+        return g_intern_string (d);
+    }
+  return path;
+}
+
 /* Where the repository at `bind` takes its hooks from, by its protected
  * .git/config (core.hooksPath: .husky/_, a .githooks of its own): kept
  * read-only as .git/hooks is. A value cordon cannot read as git does is
@@ -294,7 +317,7 @@ protect_hooks_path (Protector *p,
   if (path[0] == '\0')
     return refuse (config, file, "sets core.hooksPath as cordon cannot read it (quoted, escaped, "
                    "commented, from '~', or too large)", error);
-  return protect_path (p, config, path, ENTRY_DIR | ENTRY_PLACEABLE, error);
+  return protect_path (p, config, first_absent (p, bind, path), ENTRY_DIR | ENTRY_PLACEABLE, error);
 }
 
 gboolean
