@@ -108,7 +108,7 @@ try_hold (KeeperPlaceholder *p)
     return -1;
   fd = openat (p->parent_fd, p->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
-    return errno == ENOENT ? 0 : (errno == ELOOP ? (errno = EEXIST, -1) : -1);
+    return errno == ENOENT ? 0 : (errno == ELOOP || errno == ENOTDIR ? (errno = EEXIST, -1) : -1);
   /* The mode is the one asked for (a umask may have taken bits); one
    * found must be of that mode: a placeholder, not a directory made
    * since cordon looked. */
