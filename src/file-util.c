@@ -211,3 +211,33 @@ cordon_file_read_small_at (int dir_fd,
     *len = got;
   return buf;
 }
+
+int
+cordon_file_open_dir_no_symlink (const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  int fd = path[0] == '/' ? open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : (errno = EINVAL, -1);
+
+  for (guint i = 0; fd >= 0 && parts[i] != NULL; i++)
+    {
+      int next;
+
+      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
+        continue;
+      /* ".." would climb back out of what was checked. */
+      next = g_str_equal (parts[i], "..") ? (errno = EINVAL, -1)
+                                          : openat (fd, parts[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      close (fd);
+      fd = next;
+    }
+  if (fd >= 0)
+    {
+      int dir = openat (fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      int saved = errno;
+
+      close (fd);
+      errno = saved;
+      fd = dir;
+    }
+  return fd;
+}

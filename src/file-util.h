@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* file-util: writing a file whole or not at all; reading an fd to its end;
- * reading a small regular file a sandbox may have written. */
+ * reading a small regular file a sandbox may have written; opening a
+ * directory through no symlink. */
 #pragma once
 
 #include <glib.h>
@@ -32,5 +33,12 @@ gboolean cordon_file_replace_at (int dir_fd,
                                  gsize len,
                                  mode_t mode,
                                  GError **error);
+
+/* The directory at the absolute `path`, opened for reading one component
+ * at a time, none of them followed if it is a symlink (O_PATH on the way:
+ * only search permission is needed there). An fd, close-on-exec, or -1
+ * with errno (ENOTDIR or ELOOP where a component is a symlink, EINVAL for
+ * a relative path or a ".." component). */
+int cordon_file_open_dir_no_symlink (const char *path);
 
 G_END_DECLS

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "file-util.h"
 #include "launch.h"
 #include "path-util.h"
 #include "seccomp-filter.h"
@@ -375,37 +376,6 @@ inputs_close (Inputs *in)
   g_clear_pointer (&in->place_parents, g_array_unref);
 }
 
-/* The directory `path` (absolute, every symlink resolved by host-facts),
- * opened one component at a time, none followed: a concurrent sandbox of
- * the same workdir that swapped one for a symlink gets no keeper of root's
- * to make and remove its placeholder elsewhere. -1 with errno. */
-static int
-open_dir_through_no_symlink (const char *path)
-{
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  int fd = open ("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-
-  /* O_PATH on the way: searching a directory needs no read permission. */
-  for (guint i = 0; fd >= 0 && parts[i] != NULL; i++)
-    {
-      int next;
-
-      if (parts[i][0] == '\0')
-        continue;
-      next = openat (fd, parts[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      close (fd);
-      fd = next;
-    }
-  if (fd >= 0)
-    {
-      int dir = openat (fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-      close (fd);
-      fd = dir;
-    }
-  return fd;
-}
-
 /* The keeper's placeholders (src/keeper-placeholder.h): a line each, and
  * the fd of its parent, opened now, before anything of the sandbox runs
  * (the keeper resolves no path), through no symlink. */
@@ -428,7 +398,10 @@ open_placeholders (const CordonPlan *plan,
         continue;
       parent = g_path_get_dirname (op->dest);
       name = g_path_get_basename (op->dest);
-      if ((fd = open_dir_through_no_symlink (parent)) < 0)
+      /* Through no symlink: one a concurrent sandbox of the same workdir
+       * put on the way would have root's keeper make and remove its
+       * placeholder elsewhere. */
+      if ((fd = cordon_file_open_dir_no_symlink (parent)) < 0)
         {
           g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s, to make the placeholder %s "
                        "in: %s", parent, op->dest, g_strerror (errno));

@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -245,6 +246,69 @@ test_read_fd_fails_on_what_cannot_be_read (void **state)
   close (fds[1]);
 }
 
+/* The directory itself, through real directories only. */
+static void
+test_open_dir_no_symlink_opens_a_directory_of_real_ones (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *deep = g_build_filename (f->dir, "a", "b", NULL);
+  g_autofree char *odd = g_strconcat (f->dir, "//a/./b/", NULL);
+  struct stat want, got;
+  int fd;
+
+  assert_int_equal (g_mkdir_with_parents (deep, 0755), 0);
+  assert_int_equal (stat (deep, &want), 0);
+  fd = cordon_file_open_dir_no_symlink (odd);
+  assert_true (fd >= 0);
+  assert_int_equal (fstat (fd, &got), 0);
+  assert_int_equal (got.st_ino, want.st_ino);
+  assert_int_equal (got.st_dev, want.st_dev);
+  assert_true ((fcntl (fd, F_GETFD) & FD_CLOEXEC) != 0);
+  /* Opened for reading: its entries can be listed through it. */
+  assert_true ((fcntl (fd, F_GETFL) & O_ACCMODE) == O_RDONLY);
+  close (fd);
+}
+
+/* A symlink on the way or at the end is not followed (where open(2)
+ * follows it: the control). */
+static void
+test_open_dir_no_symlink_refuses_a_symlink_on_the_way_or_at_the_end (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *real = g_build_filename (f->dir, "real", "sub", NULL);
+  g_autofree char *link = g_build_filename (f->dir, "link", NULL);
+  g_autofree char *through = g_build_filename (link, "sub", NULL);
+  int fd;
+
+  assert_int_equal (g_mkdir_with_parents (real, 0755), 0);
+  assert_int_equal (symlink ("real", link), 0);
+  fd = open (through, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  assert_true (fd >= 0);
+  close (fd);
+  errno = 0;
+  assert_int_equal (cordon_file_open_dir_no_symlink (through), -1);
+  assert_true (errno == ENOTDIR || errno == ELOOP);
+  errno = 0;
+  assert_int_equal (cordon_file_open_dir_no_symlink (link), -1);
+  assert_true (errno == ENOTDIR || errno == ELOOP);
+}
+
+static void
+test_open_dir_no_symlink_refuses_a_relative_path_and_dotdot (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *up = g_build_filename (f->dir, "x", "..", NULL);
+  g_autofree char *x = g_build_filename (f->dir, "x", NULL);
+
+  assert_int_equal (g_mkdir_with_parents (x, 0755), 0);
+  errno = 0;
+  assert_int_equal (cordon_file_open_dir_no_symlink ("tmp"), -1);
+  assert_int_equal (errno, EINVAL);
+  errno = 0;
+  assert_int_equal (cordon_file_open_dir_no_symlink (up), -1);
+  assert_int_equal (errno, EINVAL);
+}
+
 int
 main (void)
 {
@@ -256,6 +320,10 @@ main (void)
     cmocka_unit_test_setup_teardown (test_replace_fails_on_a_directory_and_keeps_it, setup, teardown),
     cmocka_unit_test (test_read_fd_reads_from_the_offset_to_the_end),
     cmocka_unit_test (test_read_fd_fails_on_what_cannot_be_read),
+    cmocka_unit_test_setup_teardown (test_open_dir_no_symlink_opens_a_directory_of_real_ones, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_open_dir_no_symlink_refuses_a_symlink_on_the_way_or_at_the_end, setup,
+                                     teardown),
+    cmocka_unit_test_setup_teardown (test_open_dir_no_symlink_refuses_a_relative_path_and_dotdot, setup, teardown),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
