@@ -674,6 +674,24 @@ watch (const Keeper *k,
     }
 }
 
+/* What comes before bwrap, in order: the placeholders, the stage (its
+ * host user in *uid and *gid), the cgroups. 0, or -1 once the reason is
+ * said and the placeholders are removed again. */
+static int
+prepare (Keeper *k,
+         uid_t *uid,
+         gid_t *gid)
+{
+  if (k->placeholder_fd >= 0 && hold_placeholders (k) != 0)
+    return -1;
+  if (k->stage_fd >= 0 && stage (k->stage_fd, uid, gid) != 0)
+    say_why (k->life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL, stage_why);
+  else if (k->cgroup_fd < 0 || make_cgroups (k) == 0)
+    return 0;
+  cordon_keeper_placeholders_end (&k->placeholders);
+  return -1;
+}
+
 int
 main (int argc,
       char **argv)
@@ -701,16 +719,8 @@ main (int argc,
       say (k.life_fd, CORDON_KEEPER_ERRNO, errno);
       return 125;
     }
-  if (k.placeholder_fd >= 0 && hold_placeholders (&k) != 0)
+  if (prepare (&k, &uid, &gid) != 0)
     return 125;
-  if (k.stage_fd >= 0 && stage (k.stage_fd, &uid, &gid) != 0)
-    {
-      say_why (k.life_fd, CORDON_KEEPER_STAGE_ERRNO, errno != 0 ? errno : EINVAL, stage_why);
-      cordon_keeper_placeholders_end (&k.placeholders);
-      return 125;
-    }
-  if (k.cgroup_fd >= 0 && make_cgroups (&k) != 0)
-    return cordon_keeper_placeholders_end (&k.placeholders), 125;
   k.bwrap = k.stage_fd >= 0 ? spawn_bwrap_as (k.bwrap_argv, k.life_fd, k.pgid, uid, gid, &spawn_errno)
                             : spawn_bwrap (k.bwrap_argv, k.life_fd, k.pgid, &spawn_errno);
   /* bwrap started in the cgroups (it and all it forks stay there); the

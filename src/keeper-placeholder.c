@@ -78,9 +78,18 @@ cordon_keeper_placeholders_read (int spec_fd,
       snprintf (p->name, sizeof p->name, "%s", name);
       if (fcntl (p->parent_fd, F_SETFD, FD_CLOEXEC) != 0)
         rc = fail (why, why_len, "no parent fd for", name);
-      ph->n++;
+      else
+        ph->n++;
     }
   free (spec);
+  /* Nothing is taken of instructions that cannot all be read. */
+  if (rc != 0)
+    {
+      int saved = errno;
+
+      cordon_keeper_placeholders_end (ph);
+      errno = saved;
+    }
   return rc;
 }
 
@@ -93,6 +102,22 @@ still_named (const KeeperPlaceholder *p,
 
   return fstatat (p->parent_fd, p->name, &named, AT_SYMLINK_NOFOLLOW) == 0 && fstat (fd, &held) == 0
          && named.st_dev == held.st_dev && named.st_ino == held.st_ino;
+}
+
+/* A try that failed: `fd` closed, and the directory removed if this try
+ * made it (it is empty, and nobody else holds it yet). -1, errno kept. */
+static int
+undo (const KeeperPlaceholder *p,
+      int fd,
+      int made)
+{
+  int saved = errno;
+
+  close (fd);
+  if (made)
+    (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
+  errno = saved;
+  return -1;
 }
 
 /* One try: 1 once held, 0 to try again (another run is removing it, or
@@ -113,11 +138,11 @@ try_hold (KeeperPlaceholder *p)
    * found must be of that mode: a placeholder, not a directory made
    * since cordon looked. */
   if ((made && fchmod (fd, CORDON_PLACEHOLDER_MODE) != 0) || fstat (fd, &st) != 0)
-    return close (fd), -1;
+    return undo (p, fd, made);
   if ((st.st_mode & 07777) != CORDON_PLACEHOLDER_MODE)
     return close (fd), errno = EEXIST, -1;
   if (flock (fd, LOCK_SH | LOCK_NB) != 0)
-    return close (fd), (errno == EWOULDBLOCK ? 0 : -1);
+    return errno == EWOULDBLOCK ? (close (fd), 0) : undo (p, fd, made);
   if (!still_named (p, fd))
     return close (fd), 0;
   p->fd = fd;

@@ -38,7 +38,8 @@ typedef struct
 } KeeperPlaceholders;
 
 /* Reads the instructions of `spec_fd` (closed) and takes the fds after
- * it. 0, or -1 with errno and why in `why`. */
+ * it. 0, or -1 with errno and why in `why`, and nothing taken (the fds
+ * of the lines read before are closed). */
 int cordon_keeper_placeholders_read (int spec_fd,
                                      KeeperPlaceholders *ph,
                                      char *why,

@@ -135,7 +135,8 @@ CordonPlan *fixture_compile_ok (FixtureHost *host,
 const CordonSkip *fixture_find_skip (const CordonPlan *plan,
                                      const char *path);
 
-/* Removes a directory tree, never following symlinks. */
+/* Removes a directory tree, never following symlinks; a directory of
+ * its owner's that is read-only (0555) is made writable first. */
 void fixture_rm_rf (const char *path);
 
 /* The path of `relative` under $CORDON_SRCDIR (the current directory

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixture-host.h"
 #include "keeper-placeholder.h"
 #include "protocol.h"
 
@@ -80,27 +81,6 @@ setup (void **state)
   return f->dir == NULL;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  /* A placeholder is 0555: not even its owner may empty it as it is. */
-  g_chmod (path, 0700);
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 static int
 teardown (void **state)
 {
@@ -111,7 +91,7 @@ teardown (void **state)
   for (int fd = SPEC_FD; fd <= LAST_FD; fd++)
     close (fd);
   umask (f->umask_was);
-  remove_tree (f->dir);
+  fixture_rm_rf (f->dir);
   g_free (f->dir);
   g_free (f);
   return 0;
@@ -233,6 +213,19 @@ open_fds (void)
 }
 
 /* Makes `name` a directory of `mode` (chmod: the umask takes no bit). */
+/* `name` is a placeholder this process holds: a directory of the
+ * placeholder's mode, locked; its stat in *st. */
+static void
+assert_held_placeholder (const Fixture *f,
+                         const char *name,
+                         struct stat *st)
+{
+  assert_true (look (f, name, st));
+  assert_true (S_ISDIR (st->st_mode));
+  assert_int_equal (st->st_mode & 07777, CORDON_PLACEHOLDER_MODE);
+  assert_true (is_held (f, name));
+}
+
 static void
 make_dir (const Fixture *f,
           const char *name,
@@ -271,11 +264,8 @@ test_hold_makes_an_empty_directory_of_the_mode_whatever_the_umask (void **state)
   umask (077);
   assert_int_equal (hold (f, ph), 0);
   umask (022);
-  assert_true (look (f, ".envrc", &st));
-  assert_true (S_ISDIR (st.st_mode));
-  assert_int_equal (st.st_mode & 07777, CORDON_PLACEHOLDER_MODE);
+  assert_held_placeholder (f, ".envrc", &st);
   assert_int_equal (entries (path), 0);
-  assert_true (is_held (f, ".envrc"));
 
   cordon_keeper_placeholders_end (ph);
   assert_false (exists (f, ".envrc"));
@@ -401,7 +391,7 @@ test_hold_refuses_a_directory_of_another_mode_and_leaves_it (void **state)
       assert_int_equal (chmod (path, 0700), 0);
       assert_true (g_file_get_contents (file, &text, NULL, NULL));
       assert_string_equal (text, "{}");
-      remove_tree (path);
+      fixture_rm_rf (path);
     }
 }
 
@@ -593,12 +583,33 @@ test_hold_does_not_take_one_removed_before_its_lock (void **state)
 
   assert_int_equal (hold (f, ph), 0);
   assert_null (before_flock);
-  assert_true (look (f, ".envrc", &made));
-  assert_true (S_ISDIR (made.st_mode));
-  assert_int_equal (made.st_mode & 07777, CORDON_PLACEHOLDER_MODE);
-  assert_true (is_held (f, ".envrc"));
+  assert_held_placeholder (f, ".envrc", &made);
   cordon_keeper_placeholders_end (ph);
   assert_false (exists (f, ".envrc"));
+}
+
+static void
+close_the_fd (int fd,
+              int op)
+{
+  close (fd);
+}
+
+/* A try that made the directory and then failed (its lock, here: the fd
+ * closed under it) removes what it made: nothing is left at the name. */
+static void
+test_a_try_that_fails_after_making_it_removes_it (void **state)
+{
+  Fixture *f = *state;
+  g_autofree KeeperPlaceholders *ph = g_new0 (KeeperPlaceholders, 1);
+
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\t.envrc\n", 1, ph), 0);
+  before_flock = close_the_fd;
+  assert_int_equal (hold (f, ph), -1);
+  assert_null (before_flock);
+  assert_int_equal (errno, EBADF);
+  assert_false (exists (f, ".envrc"));
+  assert_int_equal (ph->n, 0);
 }
 
 static void
@@ -624,9 +635,9 @@ test_hold_gives_up_on_one_locked_for_good (void **state)
   assert_true (exists (f, ".envrc"));
 }
 
-/* Refused whole: -1, EINVAL, nothing made. The `n_taken` lines before
- * the bad one stay taken (read leaves them in `ph`, their fds open): the
- * end lets them go, and no fd is left open. */
+/* Refused whole: -1, EINVAL, nothing made, nothing taken. The fds of
+ * the `n_taken` lines before the bad one are closed by the read; those
+ * after it are not its to close. */
 static void
 assert_read_refuses (Fixture *f,
                      const char *spec,
@@ -639,8 +650,8 @@ assert_read_refuses (Fixture *f,
   assert_int_equal (errno, EINVAL);
   assert_string_equal (f->why, "cannot read the placeholders");
   assert_false (fd_is_open (SPEC_FD));
-  assert_true (ph->n <= n_taken);
-  cordon_keeper_placeholders_end (ph);
+  /* Nothing taken: the fds of the lines read before are closed already. */
+  assert_int_equal (ph->n, 0);
   for (unsigned i = 0; i < n_taken; i++)
     assert_false (fd_is_open (SPEC_FD + 1 + (int) i));
   for (unsigned i = n_taken; i < n_parents; i++)
@@ -770,7 +781,7 @@ test_read_fails_on_a_parent_fd_not_given (void **state)
   assert_int_equal (load (f, SPEC_FD, "placeholder\t0\ta\nplaceholder\t1\tb\n", 1, ph), -1);
   assert_int_equal (errno, EBADF);
   assert_string_equal (f->why, "no parent fd for b");
-  cordon_keeper_placeholders_end (ph);
+  assert_int_equal (ph->n, 0);
   assert_false (fd_is_open (SPEC_FD + 1));
 }
 
@@ -864,6 +875,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_hold_waits_for_a_run_removing_it_and_makes_it_again, setup, teardown),
     cmocka_unit_test_setup_teardown (test_hold_does_not_take_one_removed_before_its_lock, setup, teardown),
     cmocka_unit_test_setup_teardown (test_hold_gives_up_on_one_locked_for_good, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_a_try_that_fails_after_making_it_removes_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_refuses_a_name_that_is_not_plain, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_refuses_a_name_too_long, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_refuses_an_unknown_verb, setup, teardown),
