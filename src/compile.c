@@ -906,9 +906,10 @@ add_protected_dirs (Compiler *c)
     }
 }
 
-/* The protected entries, for the audit after the run: one protect.c did
- * not hold read-only (it skips one absent before the run) the sandbox
- * may make, and the audit names what it made there. */
+/* The protected entries, for the audit after the run: where protect.c
+ * could hold none read-only nor put a placeholder (an entry whose
+ * directory was absent), the sandbox may make one, and the audit names
+ * it. */
 static void
 add_protect_entries (Compiler *c)
 {

@@ -44,7 +44,8 @@ typedef struct
   gboolean empty;      /* DIR of a protected path (cordon_host_facts_scan_protected): read, and
                         * it holds no entry */
   gboolean writable;   /* DIR that holds a protected path: the caller may make an entry in it
-                        * (access(2), W_OK), so the sandbox might */
+                        * (access(2), W_OK) or is its owner (who may chmod it) on a file
+                        * system that is not read-only, so the sandbox might */
 } CordonPathInfo;
 
 /* Whom a root caller's sandbox runs as on the host ([identity]

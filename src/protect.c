@@ -272,26 +272,25 @@ protect_gitdirs (Protector *p,
 }
 
 /* The shallowest directory of `path` below `bind` that is absent, else
- * `path`: where a hooks directory git would run from could be made, the
- * placeholder goes (scripts/ for scripts/hooks). */
-static const char *
+ * `path` (a copy either way): where a hooks directory git would run from
+ * could be made, the placeholder goes (scripts/ for scripts/hooks). */
+static char *
 first_absent (const Protector *p,
               const char *bind,
               const char *path)
 {
   size_t n = strlen (bind);
 
-  if (!cordon_path_is_ancestor (bind, path, FALSE))
-    return path;
-  for (const char *slash = strchr (path + n + 1, '/'); slash != NULL; slash = strchr (slash + 1, '/'))
+  for (const char *slash = cordon_path_is_ancestor (bind, path, FALSE) ? strchr (path + n + 1, '/') : NULL;
+       slash != NULL; slash = strchr (slash + 1, '/'))
     {
       g_autofree char *d = g_strndup (path, (gsize) (slash - path));
       const CordonPathInfo *info = cordon_host_facts_lookup (p->facts, d);
 
       if (info != NULL && info->kind == CORDON_PATH_ABSENT)
-        return g_intern_string (d);
+        return g_steal_pointer (&d);
     }
-  return path;
+  return g_strdup (path);
 }
 
 /* Where the repository at `bind` takes its hooks from, by its protected
@@ -307,6 +306,7 @@ protect_hooks_path (Protector *p,
   const char *path = cordon_host_facts_hooks_path (p->facts, bind);
   const CordonItem *config = NULL;
   g_autofree char *file = NULL;
+  g_autofree char *where = NULL;
 
   for (guint i = 0; i < items->len && config == NULL; i++)
     if (g_str_equal (((const CordonItem *) g_ptr_array_index (items, i))->text, ".git/config"))
@@ -317,7 +317,8 @@ protect_hooks_path (Protector *p,
   if (path[0] == '\0')
     return refuse (config, file, "sets core.hooksPath as cordon cannot read it (quoted, escaped, "
                    "commented, from '~', or too large)", error);
-  return protect_path (p, config, first_absent (p, bind, path), ENTRY_DIR | ENTRY_PLACEABLE, error);
+  where = first_absent (p, bind, path);
+  return protect_path (p, config, where, ENTRY_DIR | ENTRY_PLACEABLE, error);
 }
 
 gboolean

@@ -62,7 +62,8 @@ typedef enum
 /* The longest word, its newline included (a longer reason is cut). */
 #define CORDON_KEEPER_WORD_MAX 1024
 
-/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] [--placeholders FD] BWRAP...;
+/* The keeper's command line: LIFE_FD PGID kill|leave [--stage FD] [--cgroup FD] [--placeholders FD]
+ * BWRAP...;
  * cordon-exec's: STATUS_FD [--verify SPEC_FD GO_FD] COMMAND... */
 #define CORDON_KEEPER_KILL "kill"       /* cordon gone: kill the sandbox */
 #define CORDON_KEEPER_LEAVE "leave"     /* cordon gone: a released sandbox may outlive it */
@@ -87,7 +88,8 @@ typedef enum
 #define CORDON_STAGE_LINE_IDS "ids"         /* ids<TAB>UID<TAB>GID, the last line */
 
 /* --- cordon-keeper's placeholders (see keeper-placeholder.h) --------------- */
-#define CORDON_PLACEHOLDER_LINE "placeholder" /* placeholder<TAB>I<TAB>NAME: an empty directory NAME in parent fd I */
+#define CORDON_PLACEHOLDER_LINE "placeholder" /* placeholder<TAB>I<TAB>NAME: an empty directory NAME
+                                               * in parent fd I */
 /* A placeholder's mode: an empty directory of this mode at a protected
  * path is taken for one (of a run going on, or left by a keeper killed). */
 #define CORDON_PLACEHOLDER_MODE 0555
