@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "command-hint.h"
 #include "doctor.h"
 #include "resource-limits.h"
 #include "policy-check.h"
@@ -326,6 +327,18 @@ tell_limit (const CordonPlan *plan,
     fprintf (stderr, "cordon: %s %s (policy %s)\n", what, value, where);
 }
 
+/* After a 126 or 127: where the host has the command, and the rule that
+ * hides it from the sandbox (command-hint.h). */
+static void
+tell_hidden (const CordonPlan *plan,
+             const char *command)
+{
+  g_autofree char *hint = cordon_command_hint (plan, command, g_getenv ("PATH"));
+
+  if (hint != NULL)
+    fprintf (stderr, "cordon: %s\n", hint);
+}
+
 static int
 print_run (const CordonRun *run,
            const CordonRunOptions *o,
@@ -345,6 +358,8 @@ print_run (const CordonRun *run,
     fprintf (stderr, "cordon: %s: command not found in the sandbox\n", o->command[0]);
   else if (run->has_result && r->outcome == CORDON_OUTCOME_NOT_EXECUTABLE)
     fprintf (stderr, "cordon: %s: cannot execute: %s\n", o->command[0], g_strerror (r->exec_errno));
+  if (run->has_result && (r->outcome == CORDON_OUTCOME_NOT_FOUND || r->outcome == CORDON_OUTCOME_NOT_EXECUTABLE))
+    tell_hidden (run->plan, o->command[0]);
   else if (run->has_result && r->outcome == CORDON_OUTCOME_TIMED_OUT)
     fprintf (stderr, "cordon: timeout: the sandbox was killed after %.10g s\n", run->timeout_ms / 1000.0);
   else if (run->has_result && r->outcome == CORDON_OUTCOME_OOM_KILLED)
