@@ -33,7 +33,7 @@ typedef struct
   char uid_buf[16];
   GPtrArray *mounts;    /* CordonOp* of the depth-sorted middle stage, owned */
   GPtrArray *masks;     /* CordonOp*, owned */
-  GHashTable *allowed_sockets;  /* expanded paths and @names not to mask */
+  GHashTable *allowed_sockets;  /* expanded path not to mask -> its allow= item */
   GHashTable *masked_vars;      /* variable -> what it locates: dropped */
 } Compiler;
 
@@ -560,16 +560,48 @@ mask_one (Compiler *c,
  * every alias, however the allow= rule or its variable spelled it. */
 static void
 allow_socket_path (Compiler *c,
+                   const CordonItem *it,
                    const char *path)
 {
   const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
   const char *real = info != NULL && info->canonical != NULL ? info->canonical : path;
   const CordonPathInfo *rinfo = cordon_host_facts_lookup (c->facts, real);
 
-  g_hash_table_add (c->allowed_sockets, g_strdup (path));
-  g_hash_table_add (c->allowed_sockets, g_strdup (real));
+  if (!g_hash_table_contains (c->allowed_sockets, path))
+    g_hash_table_insert (c->allowed_sockets, g_strdup (path), (gpointer) it);
+  if (!g_hash_table_contains (c->allowed_sockets, real))
+    g_hash_table_insert (c->allowed_sockets, g_strdup (real), (gpointer) it);
   for (guint i = 0; rinfo != NULL && rinfo->aliases != NULL && i < rinfo->aliases->len; i++)
-    g_hash_table_add (c->allowed_sockets, g_strdup (g_ptr_array_index (rinfo->aliases, i)));
+    if (!g_hash_table_contains (c->allowed_sockets, g_ptr_array_index (rinfo->aliases, i)))
+      g_hash_table_insert (c->allowed_sockets, g_strdup (g_ptr_array_index (rinfo->aliases, i)), (gpointer) it);
+}
+
+/* An allowed socket is of use only where the sandbox sees it: one that a
+ * scratch tmpfs or a hidden directory covers (ssh-agent's in the host's
+ * /tmp) is bound again at its own place, read-only (connect() asks no
+ * writable mount). Not under a minimal root, which shows only what it
+ * names; and a mask of a directory above it still wins (flush_masks).
+ * Only a socket at its canonical path that the caller can connect to: a
+ * symlink to one is not followed. */
+static void
+show_allowed_sockets (Compiler *c)
+{
+  g_autofree gpointer *paths = g_hash_table_get_keys_as_array (c->allowed_sockets, NULL);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      const char *path = paths[i];
+      const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+      const CordonOp *cover = covering_mount (c, path);
+
+      if (info == NULL || info->kind != CORDON_PATH_SOCKET || !info->connectable
+          || (info->canonical != NULL && strcmp (info->canonical, path) != 0)
+          || cover == NULL || (cover->kind != CORDON_OP_TMPFS && cover->kind != CORDON_OP_HIDE_DIR))
+        continue;
+      g_ptr_array_add (c->masks, cordon_op_new (CORDON_OP_RO_BIND, path, path,
+                                                g_hash_table_lookup (c->allowed_sockets, path),
+                                                "allowed socket, bound where the sandbox would not see it"));
+    }
 }
 
 static gboolean
@@ -717,15 +749,16 @@ add_env_socket_mask (Compiler *c,
  * the path itself when it holds no glob. */
 static void
 allow_socket_glob (Compiler *c,
+                   const CordonItem *it,
                    const char *glob)
 {
   g_autofree char *p = expand_path (c, glob, NULL);
   GPtrArray *m = p != NULL ? cordon_host_facts_glob_matches (c->facts, p) : NULL;
 
   for (guint k = 0; m != NULL && k < m->len; k++)
-    allow_socket_path (c, g_ptr_array_index (m, k));
+    allow_socket_path (c, it, g_ptr_array_index (m, k));
   if (p != NULL && !cordon_path_has_glob (p))
-    allow_socket_path (c, p);
+    allow_socket_path (c, it, p);
 }
 
 static void
@@ -739,7 +772,7 @@ collect_allowed_sockets (Compiler *c)
       const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
 
       for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
-        allow_socket_glob (c, entry->paths[j]);
+        allow_socket_glob (c, it, entry->paths[j]);
       for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
         {
           g_auto(GStrv) paths = cordon_socket_paths_from_env (entry->env[j],
@@ -747,10 +780,10 @@ collect_allowed_sockets (Compiler *c)
                                                               c->facts->xdg_runtime_dir);
 
           for (guint k = 0; paths[k] != NULL; k++)
-            allow_socket_path (c, paths[k]);
+            allow_socket_path (c, it, paths[k]);
         }
       if (entry == NULL)
-        allow_socket_glob (c, it->text);
+        allow_socket_glob (c, it, it->text);
     }
 }
 
@@ -827,6 +860,7 @@ add_masks (Compiler *c,
     }
   for (guint i = 0; listening != NULL && listening->num && i < c->facts->unix_paths->len; i++)
     add_mask_path (c, listening, g_ptr_array_index (c->facts->unix_paths, i), "listening socket");
+  show_allowed_sockets (c);
   flush_masks (c);
   return TRUE;
 }
@@ -1003,8 +1037,15 @@ decide_host_env (Compiler *c,
       if (cordon_env_is_never_pass (name))
         d->reason = g_strdup ("dropped: never-pass (runs code of the caller's choosing)");
       else if (g_hash_table_contains (c->masked_vars, name))
-        d->reason = g_strdup_printf ("dropped: locates a masked %s",
-                                     (const char *) g_hash_table_lookup (c->masked_vars, name));
+        {
+          const char *what = g_hash_table_lookup (c->masked_vars, name);
+
+          /* "socket @NAME": the rule that unmasks it, and then the variable passes. */
+          d->reason = g_str_has_prefix (what, "socket @")
+            ? g_strdup_printf ("dropped: locates a masked %s (a policy's [sockets] allow=%s unmasks it)", what,
+                               what + strlen ("socket "))
+            : g_strdup_printf ("dropped: locates a masked %s", what);
+        }
       else if (it == NULL)
         d->reason = g_strdup ("dropped: not allowed");
       else

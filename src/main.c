@@ -151,6 +151,13 @@ tell_degraded (const char *what,
   fprintf (stderr, "cordon: degraded: %s\n", what);
 }
 
+static void
+tell_note (const char *what,
+           gpointer data)
+{
+  fprintf (stderr, "cordon: %s\n", what);
+}
+
 /* A finding of the audit after the run: its path and what it is (the
  * command's output has come before it). */
 static void
@@ -208,6 +215,7 @@ run_args_for (CordonRunPurpose purpose)
   a.o.environ = (const char * const *) environ;
   a.o.diagnostics = tell_diagnostics;
   a.o.degraded = tell_degraded;
+  a.o.note = tell_note;
   a.o.finding = tell_finding;
   return a;
 }

@@ -282,6 +282,17 @@ add_overrides (CordonRun *run,
   cordon_policy_parse_text (run->policy, "<command line>", text, diags);
 }
 
+/* Each --allow-env that passes nothing, said once, before the command. */
+static void
+tell_allow_env (CordonRun *run,
+                const CordonRunOptions *options)
+{
+  g_autoptr(GPtrArray) notes = cordon_run_allow_env_notes (run->plan, (const char * const *) options->allow_env);
+
+  for (guint i = 0; options->note != NULL && i < notes->len; i++)
+    options->note (g_ptr_array_index (notes, i), options->data);
+}
+
 /* Loads the policy and applies the command-line overrides as one more
  * source, "<command line>", so they are validated like policy text and
  * counted in the policy's hash. */
@@ -558,7 +569,46 @@ cordon_run_prepare (CordonRun *run,
         g_ptr_array_add (run->report.degradations, g_strdup (g_ptr_array_index (named, i)));
       }
   }
+  tell_allow_env (run, options);
   return TRUE;
+}
+
+/* What became of each --allow-env the sandbox does not get: each
+ * variable it names that is dropped, and why (the plan's reason: a
+ * never-pass name, one that locates a masked socket); or that cordon's
+ * environment holds none. Names only, never values. */
+GPtrArray *
+cordon_run_allow_env_notes (const CordonPlan *plan,
+                            const char * const *allow_env)
+{
+  GPtrArray *notes = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; allow_env != NULL && allow_env[i] != NULL; i++)
+    {
+      gboolean any = FALSE;
+
+      for (guint j = 0; j < plan->env_decisions->len; j++)
+        {
+          const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, j);
+
+          if (!cordon_glob_match (allow_env[i], d->name))
+            continue;
+          any = TRUE;
+          if (d->set_by_policy)
+            g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s is set by the policy ([environment] set=): "
+                                                     "its value is the policy's", allow_env[i], d->name));
+          else if (!d->passed && strcmp (allow_env[i], d->name) == 0)
+            g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s", d->name, d->reason));
+          else if (!d->passed)
+            g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s %s", allow_env[i], d->name, d->reason));
+        }
+      if (!any)
+        g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s", allow_env[i],
+                                                 cordon_path_has_glob (allow_env[i])
+                                                 ? "no variable of cordon's environment matches it: nothing passed"
+                                                 : "not set in cordon's environment: nothing passed"));
+    }
+  return notes;
 }
 
 /* Invariant 8: what weakens the sandbox is named on stderr and in the

@@ -75,6 +75,7 @@ typedef struct
   /* Told as they occur, before the command runs. */
   void (*diagnostics) (CordonDiagnostics *diags, gpointer data);
   void (*degraded) (const char *what, gpointer data);
+  void (*note) (const char *what, gpointer data);   /* what an option came to: a --allow-env dropped */
   /* Told after the run, before the report: each finding of the audit. */
   void (*finding) (const CordonPlanted *finding, gpointer data);
   gpointer data;
@@ -125,6 +126,8 @@ CordonFailure cordon_failure_of (const GError *error,
                                  CordonFailure stage);
 char *cordon_run_overrides_text (const CordonRunOptions *options,
                                  GPtrArray *recorded);
+GPtrArray *cordon_run_allow_env_notes (const CordonPlan *plan,
+                                       const char * const *allow_env);
 GPtrArray *cordon_run_degradations (const CordonPlan *plan,
                                     const CordonCompileOptions *compile_options,
                                     gboolean no_verify,

@@ -572,6 +572,38 @@ test_compile_does_not_mask_sockets_matched_by_an_allow_glob (void **state)
   assert_non_null (fixture_find_skip (plan, "/tmp/.X11-unix/X0"));
 }
 
+/* An allowed socket a scratch tmpfs hides (ssh-agent's in the host's
+ * /tmp) is bound again at its place, after the tmpfs, by its allow=
+ * rule; with no allow= (the control), or with nothing hiding it, there is
+ * no such bind. */
+static void
+test_compile_binds_an_allowed_socket_that_a_scratch_tmpfs_hides (void **state)
+{
+  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/tmp\n"
+                                                   "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
+  int tmpfs = find_op (plan, CORDON_OP_TMPFS, "/tmp");
+  int bind = find_op (plan, CORDON_OP_RO_BIND, "/tmp/.X11-unix/X0");
+  const CordonOp *op;
+
+  assert_true (tmpfs >= 0);
+  assert_true (bind > tmpfs);
+  op = g_ptr_array_index (plan->ops, bind);
+  assert_string_equal (op->src, "/tmp/.X11-unix/X0");
+  assert_int_equal (op->key, CORDON_KEY_SOCKETS_ALLOW);
+  assert_int_equal (op->rule.line, 5);
+  assert_int_equal (count_ops_at (plan, "/tmp/.X11-unix/X0"), 1);
+}
+
+static void
+test_compile_binds_no_socket_that_is_not_allowed_or_not_hidden (void **state)
+{
+  g_autoptr(CordonPlan) masked = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/tmp\n[sockets]\nmask=@x11\n");
+  g_autoptr(CordonPlan) shown = fixture_compile_ok (*state, "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
+
+  assert_int_equal (count_ops_at (masked, "/tmp/.X11-unix/X0"), 0);
+  assert_int_equal (count_ops_at (shown, "/tmp/.X11-unix/X0"), 0);
+}
+
 static void
 test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed (void **state)
 {
@@ -1659,6 +1691,8 @@ main (void)
     T (test_compile_does_not_mask_a_socket_named_by_allow),
     T (test_compile_does_not_mask_a_socket_path_named_by_allow),
     T (test_compile_does_not_mask_sockets_matched_by_an_allow_glob),
+    T (test_compile_binds_an_allowed_socket_that_a_scratch_tmpfs_hides),
+    T (test_compile_binds_no_socket_that_is_not_allowed_or_not_hidden),
     T (test_compile_keeps_one_mask_for_a_secret_named_directly_and_through_a_link),
     T (test_compile_masks_the_socket_named_by_ssh_auth_sock),
     T (test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed),

@@ -345,6 +345,71 @@ test_run_seconds_refuse_what_is_no_duration (void **state)
   assert_int_equal (ms, 7);
 }
 
+/* --- what became of --allow-env ---------------------------------------- */
+
+static void
+add_decision (CordonPlan *plan,
+              const char *name,
+              gboolean passed,
+              gboolean set_by_policy,
+              const char *reason)
+{
+  CordonEnvDecision *d = g_new0 (CordonEnvDecision, 1);
+
+  d->name = g_strdup (name);
+  d->passed = passed;
+  d->set_by_policy = set_by_policy;
+  d->reason = g_strdup (reason);
+  g_ptr_array_add (plan->env_decisions, d);
+}
+
+static char *
+notes_of (const CordonPlan *plan,
+          const char * const *allow_env)
+{
+  g_autoptr(GPtrArray) notes = cordon_run_allow_env_notes (plan, allow_env);
+
+  g_ptr_array_add (notes, NULL);
+  return g_strjoinv ("\n", (char **) notes->pdata);
+}
+
+/* Each --allow-env that passes nothing is said, with the plan's reason;
+ * one that passes (the control) is not; a glob names each variable it
+ * matched that was dropped, and what it matched that was passed is left
+ * out; a name the policy sets is said to be the policy's. */
+static void
+test_run_says_what_became_of_each_allow_env_that_passes_nothing (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  const char * const allow[] = { "PATH", "SSH_AUTH_SOCK", "GIT_*", "NOPE", "NOPE_*", "EDITOR", NULL };
+  g_autofree char *notes = NULL;
+
+  add_decision (plan, "EDITOR", TRUE, TRUE, "set by the policy");
+  add_decision (plan, "GIT_ASKPASS", FALSE, FALSE, "dropped: never-pass (runs code of the caller's choosing)");
+  add_decision (plan, "GIT_AUTHOR_NAME", TRUE, FALSE, "passed: allow=GIT_*");
+  add_decision (plan, "PATH", TRUE, FALSE, "passed: allow=PATH");
+  add_decision (plan, "SSH_AUTH_SOCK", FALSE, FALSE, "dropped: locates a masked socket @ssh-agent");
+  notes = notes_of (plan, allow);
+  assert_string_equal (notes,
+                       "--allow-env SSH_AUTH_SOCK: dropped: locates a masked socket @ssh-agent\n"
+                       "--allow-env GIT_*: GIT_ASKPASS dropped: never-pass (runs code of the caller's choosing)\n"
+                       "--allow-env NOPE: not set in cordon's environment: nothing passed\n"
+                       "--allow-env NOPE_*: no variable of cordon's environment matches it: nothing passed\n"
+                       "--allow-env EDITOR: EDITOR is set by the policy ([environment] set=): its value is the "
+                       "policy's");
+}
+
+static void
+test_run_says_nothing_of_no_allow_env (void **state)
+{
+  g_autoptr(CordonPlan) plan = cordon_plan_new ("t");
+  g_autoptr(GPtrArray) notes = NULL;
+
+  add_decision (plan, "SSH_AUTH_SOCK", FALSE, FALSE, "dropped: not allowed");
+  notes = cordon_run_allow_env_notes (plan, NULL);
+  assert_int_equal (notes->len, 0);
+}
+
 int
 main (void)
 {
@@ -374,6 +439,8 @@ main (void)
                                      fixture_host_setup, fixture_host_teardown),
     cmocka_unit_test (test_run_seconds_become_milliseconds),
     cmocka_unit_test (test_run_seconds_refuse_what_is_no_duration),
+    cmocka_unit_test (test_run_says_what_became_of_each_allow_env_that_passes_nothing),
+    cmocka_unit_test (test_run_says_nothing_of_no_allow_env),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
