@@ -1097,6 +1097,46 @@ decide_set_env (Compiler *c,
   return TRUE;
 }
 
+/* [environment] git-identity: the caller's user.name and user.email as
+ * git's own variables, where neither the caller (allowed) nor the policy
+ * (set=) gives one already. Values, not a file: nothing else of the
+ * caller's git config enters (src/git-identity.h). */
+static void
+decide_git_identity (Compiler *c,
+                     GHashTable *decisions,
+                     GHashTable *values)
+{
+  static const char * const vars[][2] = {
+    { "GIT_AUTHOR_NAME", "name" }, { "GIT_COMMITTER_NAME", "name" },
+    { "GIT_AUTHOR_EMAIL", "email" }, { "GIT_COMMITTER_EMAIL", "email" },
+  };
+  const CordonItem *it = scalar_item (c, CORDON_KEY_ENV_GIT_IDENTITY);
+
+  if (it == NULL || !it->num)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (vars); i++)
+    {
+      gboolean name = g_str_equal (vars[i][1], "name");
+      const char *value = name ? c->facts->git_name : c->facts->git_email;
+      const char *from = name ? c->facts->git_name_from : c->facts->git_email_from;
+      CordonEnvDecision *d = g_hash_table_lookup (decisions, vars[i][0]);
+
+      if (value == NULL && i % 2 == 0)
+        cordon_plan_add_skip (c->plan, it, name ? "user.name" : "user.email",
+                              "the caller's git config sets none that cordon takes: git inside has no such "
+                              "identity");
+      if (value == NULL || (d != NULL && d->passed))
+        continue;
+      d = decide (decisions, vars[i][0]);
+      d->passed = TRUE;
+      d->set_by_policy = TRUE;
+      d->rule = it->loc;
+      g_free (d->reason);
+      d->reason = g_strdup_printf ("set from user.%s of %s (git-identity)", vars[i][1], from);
+      g_hash_table_insert (values, g_strdup (vars[i][0]), g_strdup (value));
+    }
+}
+
 static int
 compare_decisions (gconstpointer a,
                    gconstpointer b)
@@ -1120,6 +1160,7 @@ add_environment (Compiler *c,
   decide_host_env (c, decisions, values);
   if (!decide_set_env (c, decisions, values, error))
     return FALSE;
+  decide_git_identity (c, decisions, values);
   g_hash_table_iter_init (&iter, decisions);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (c->plan->env_decisions, value);

@@ -290,3 +290,78 @@ cordon_git_config_hooks_path (const char *text,
     *odd = TRUE;
   return found;
 }
+
+/* "key = value": the value, unquoted, if `line` sets `key` plainly; NULL
+ * with *odd when it sets it otherwise. */
+static char *
+plain_value_of (const char *line,
+                const char *key,
+                gboolean *odd)
+{
+  const char *eq = strchr (line, '=');
+  g_autofree char *k = g_strstrip (g_strndup (line, eq != NULL ? (gsize) (eq - line) : strlen (line)));
+  g_autofree char *value = NULL;
+  gsize n;
+
+  if (g_ascii_strcasecmp (k, key) != 0)
+    return NULL;
+  value = g_strstrip (g_strdup (eq != NULL ? eq + 1 : ""));
+  n = strlen (value);
+  /* "Jane Doe" quoted whole, with no quote or escape inside. */
+  if (n >= 2 && value[0] == '"' && value[n - 1] == '"')
+    {
+      memmove (value, value + 1, n - 2);
+      value[n - 2] = '\0';
+    }
+  for (const char *p = value; *p != '\0'; p++)
+    if (*p == '"' || *p == '\\' || *p == '#' || *p == ';' || g_ascii_iscntrl (*p))
+      *odd = TRUE;
+  if (*odd || value[0] == '\0')
+    return NULL;
+  return g_steal_pointer (&value);
+}
+
+char *
+cordon_git_config_plain_value (const char *text,
+                               gsize len,
+                               const char *section,
+                               const char *key)
+{
+  g_autoptr(GPtrArray) keys = cordon_git_config_runners (text, len);
+  g_autofree char *copy = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean in_section = FALSE;
+  char *found = NULL;
+
+  if (g_ptr_array_find_with_equal_func (keys, "<unreadable>", g_str_equal, NULL))
+    return NULL;
+  if (len >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
+    text += 3, len -= 3;
+  copy = g_strndup (text, len);
+  lines = g_strsplit (copy, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *line = g_strstrip (lines[i]);
+      gboolean odd = FALSE;
+      char *value;
+
+      if (line[0] == '[')
+        {
+          const char *close = strchr (line, ']');
+          g_autofree char *inner = g_strstrip (g_strndup (line + 1, close != NULL ? (gsize) (close - line - 1) : 0));
+
+          in_section = g_ascii_strcasecmp (inner, section) == 0;
+          line = close != NULL ? g_strstrip ((char *) close + 1) : line + strlen (line);
+        }
+      if (!in_section || line[0] == '\0' || line[0] == '#' || line[0] == ';')
+        continue;
+      value = plain_value_of (line, key, &odd);
+      /* The last setting wins in git: one not taken plainly hides those before. */
+      if (value != NULL || odd)
+        {
+          g_free (found);
+          found = value;
+        }
+    }
+  return found;
+}

@@ -34,4 +34,15 @@ char *cordon_git_config_hooks_path (const char *text,
                                     gsize len,
                                     gboolean *odd);
 
+/* The last value of `key` in [section] (no subsection; both as git
+ * spells them, any case) of `text`, or NULL when it sets none or sets it
+ * in a way this reader does not take as git would: a backslash, a
+ * comment after the value, a quote but around the whole value, a
+ * control character, or a text cordon_git_config_runners calls
+ * unreadable. Only for keys whose value is no secret (user.name). */
+char *cordon_git_config_plain_value (const char *text,
+                                     gsize len,
+                                     const char *section,
+                                     const char *key);
+
 G_END_DECLS

@@ -15,6 +15,7 @@
 
 #include "file-util.h"
 #include "git-config.h"
+#include "git-identity.h"
 #include "host-facts.h"
 #include "host-identity.h"
 #include "mount-table.h"
@@ -206,6 +207,10 @@ cordon_host_facts_free (CordonHostFacts *facts)
     return;
   g_free (facts->sysroot);
   g_free (facts->home);
+  g_free (facts->git_name);
+  g_free (facts->git_email);
+  g_free (facts->git_name_from);
+  g_free (facts->git_email_from);
   g_free (facts->workdir);
   g_free (facts->workdir_link);
   g_clear_pointer (&facts->uid_map, g_array_unref);
@@ -1129,6 +1134,8 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
     }
   scan_protected (facts, &vars, policy);
   scan_hidden (facts, &vars, policy);
+  if (cordon_policy_get_num (policy, CORDON_KEY_ENV_GIT_IDENTITY) != 0)
+    cordon_git_identity_read (facts);
   listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
   if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
     cordon_host_facts_read_unix_sockets (facts);

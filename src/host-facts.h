@@ -67,6 +67,10 @@ typedef struct
   uid_t uid;
   gid_t gid;
   char *home;
+  char *git_name;           /* [environment] git-identity: the caller's git user.name, or NULL */
+  char *git_email;          /* ... and user.email (src/git-identity.h) */
+  char *git_name_from;      /* the files they were read from, or NULL */
+  char *git_email_from;
   char *workdir;            /* real: every symlink resolved */
   char *workdir_link;       /* the first symlink it was named through, or NULL */
   char *cwd;                /* cordon's own current directory */

@@ -26,6 +26,8 @@
      "variables passed from the caller") \
   K (ENV_SET, "environment", "set", TRUE, ENV_ASSIGN, NULL, 0, 0, \
      "variables set by the policy") \
+  K (ENV_GIT_IDENTITY, "environment", "git-identity", FALSE, BOOL, NULL, FALSE, 0, \
+     "the caller's git user.name and user.email as GIT_AUTHOR_* and GIT_COMMITTER_*") \
   K (FS_ROOT, "filesystem", "root", FALSE, ENUM, CORDON_WORDS ("read-only", "minimal"), \
      CORDON_ROOT_READ_ONLY, 0, "what of the host / the sandbox sees") \
   K (FS_WRITABLE, "filesystem", "writable", TRUE, PATH, NULL, 0, 0, \

@@ -604,6 +604,97 @@ test_compile_binds_no_socket_that_is_not_allowed_or_not_hidden (void **state)
   assert_int_equal (count_ops_at (shown, "/tmp/.X11-unix/X0"), 0);
 }
 
+/* --- [environment] git-identity ------------------------------------------ */
+
+static void
+write_home_file (FixtureHost *host,
+                 const char *rel,
+                 const char *text)
+{
+  g_autofree char *path = g_build_filename (host->root, FIXTURE_HOME, rel, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  assert_int_equal (g_mkdir_with_parents (dir, 0755), 0);
+  assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static const char *
+envp_value (const CordonPlan *plan,
+            const char *name)
+{
+  for (guint i = 0; i < plan->envp->len; i++)
+    {
+      const char *kv = g_ptr_array_index (plan->envp, i);
+
+      if (g_str_has_prefix (kv, name) && kv[strlen (name)] == '=')
+        return kv + strlen (name) + 1;
+    }
+  return NULL;
+}
+
+static const CordonEnvDecision *
+decision (const CordonPlan *plan,
+          const char *name)
+{
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    if (g_str_equal (((const CordonEnvDecision *) g_ptr_array_index (plan->env_decisions, i))->name, name))
+      return g_ptr_array_index (plan->env_decisions, i);
+  return NULL;
+}
+
+/* user.name and user.email of the caller's config as git's four
+ * variables, ~/.gitconfig winning over ~/.config/git/config, each from
+ * its file and the rule; nothing else of the file (a credential helper,
+ * a URL rewrite with a token) becomes a variable. */
+static void
+test_compile_sets_the_caller_s_git_identity (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) plan = NULL;
+  const CordonEnvDecision *d;
+
+  write_home_file (host, ".config/git/config", "[user]\n\tname = From Xdg\n\temail = xdg@example.org\n");
+  write_home_file (host, ".gitconfig", "[user]\n\tname = Alice Liddell\n[credential]\n\thelper = store\n"
+                   "[url \"https://tok3n@example.org/\"]\n\tinsteadOf = https://example.org/\n");
+  plan = fixture_compile_ok (host, "[environment]\ngit-identity=true\n");
+  assert_string_equal (envp_value (plan, "GIT_AUTHOR_NAME"), "Alice Liddell");
+  assert_string_equal (envp_value (plan, "GIT_COMMITTER_NAME"), "Alice Liddell");
+  assert_string_equal (envp_value (plan, "GIT_AUTHOR_EMAIL"), "xdg@example.org");
+  assert_string_equal (envp_value (plan, "GIT_COMMITTER_EMAIL"), "xdg@example.org");
+  d = decision (plan, "GIT_AUTHOR_NAME");
+  assert_non_null (d);
+  assert_true (d->passed);
+  assert_string_equal (d->reason, "set from user.name of ~/.gitconfig (git-identity)");
+  assert_int_equal (d->rule.line, 2);
+  assert_string_equal (decision (plan, "GIT_AUTHOR_EMAIL")->reason,
+                       "set from user.email of ~/.config/git/config (git-identity)");
+  for (guint i = 0; i < plan->envp->len; i++)
+    assert_null (strstr (g_ptr_array_index (plan->envp, i), "tok3n"));
+}
+
+/* The controls: the key off (its default), a policy's set= and an
+ * allowed variable of the caller's win, and a config that sets no name
+ * sets none and says so. */
+static void
+test_compile_sets_no_git_identity_the_policy_or_caller_gives_otherwise (void **state)
+{
+  FixtureHost *host = *state;
+  g_autoptr(CordonPlan) off = NULL;
+  g_autoptr(CordonPlan) set = NULL;
+  const CordonSkip *skip;
+
+  write_home_file (host, ".gitconfig", "[user]\n\temail = a@example.org\n");
+  off = fixture_compile_ok (host, "[environment]\nallow=PATH\n");
+  assert_null (envp_value (off, "GIT_AUTHOR_EMAIL"));
+  set = fixture_compile_ok (host, "[environment]\ngit-identity=true\nset=GIT_AUTHOR_EMAIL=policy@example.org\n");
+  assert_string_equal (envp_value (set, "GIT_AUTHOR_EMAIL"), "policy@example.org");
+  assert_string_equal (envp_value (set, "GIT_COMMITTER_EMAIL"), "a@example.org");
+  assert_null (envp_value (set, "GIT_AUTHOR_NAME"));
+  skip = fixture_find_skip (set, "user.name");
+  assert_non_null (skip);
+  assert_non_null (strstr (skip->reason, "sets none that cordon takes"));
+}
+
 static void
 test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed (void **state)
 {
@@ -1693,6 +1784,8 @@ main (void)
     T (test_compile_does_not_mask_sockets_matched_by_an_allow_glob),
     T (test_compile_binds_an_allowed_socket_that_a_scratch_tmpfs_hides),
     T (test_compile_binds_no_socket_that_is_not_allowed_or_not_hidden),
+    T (test_compile_sets_the_caller_s_git_identity),
+    T (test_compile_sets_no_git_identity_the_policy_or_caller_gives_otherwise),
     T (test_compile_keeps_one_mask_for_a_secret_named_directly_and_through_a_link),
     T (test_compile_masks_the_socket_named_by_ssh_auth_sock),
     T (test_compile_does_not_mask_the_ssh_auth_sock_socket_when_ssh_agent_is_allowed),

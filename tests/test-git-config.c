@@ -362,11 +362,54 @@ test_git_config_calls_a_hooks_path_it_cannot_read_as_git_odd (void **state)
   assert_hooks_path ("[core]\nhooksPath =\n", "(odd)");
 }
 
+/* --- a plain value (user.name for git-identity) ------------------------ */
+
+static void
+assert_value (const char *text,
+              const char *expected)
+{
+  g_autofree char *value = cordon_git_config_plain_value (text, strlen (text), "user", "name");
+
+  if (g_strcmp0 (value, expected) != 0)
+    fail_msg ("user.name of\n%s\n  got %s, expected %s", text, value != NULL ? value : "(none)",
+              expected != NULL ? expected : "(none)");
+}
+
+static void
+test_git_config_plain_value_is_the_last_one_set (void **state)
+{
+  assert_value ("[user]\n\tname = Jane Doe\n\temail = j@example.org\n", "Jane Doe");
+  assert_value ("[User]\nNAME=Jane\n[core]\nname = not this\n[user]\nname = Last One\n", "Last One");
+  assert_value ("[user] name = After The Header\n", "After The Header");
+  assert_value ("[user]\nname = \"Quoted Whole\"\n", "Quoted Whole");
+  /* Controls: none set, or set elsewhere than [user] itself. */
+  assert_value ("[user]\nemail = j@example.org\n", NULL);
+  assert_value ("[user \"x\"]\nname = Sub\n[user.y]\nname = Dot\n", NULL);
+  assert_value ("# [user]\n; name = Comment\n", NULL);
+}
+
+/* What git reads otherwise than this reader is never taken, and a last
+ * setting not taken hides those before it (git would take that one). */
+static void
+test_git_config_plain_value_refuses_what_git_reads_otherwise (void **state)
+{
+  assert_value ("[user]\nname = Jane # a comment\n", NULL);
+  assert_value ("[user]\nname = Jane ; a comment\n", NULL);
+  assert_value ("[user]\nname = Ja\\tne\n", NULL);
+  assert_value ("[user]\nname = \"Ja\"ne\"\n", NULL);
+  assert_value ("[user]\nname = First\nname = Odd # x\n", NULL);
+  assert_value ("[user]\nname = Continued \\\n  line\n", NULL);
+  assert_value ("[user]\nname = \x01Control\n", NULL);
+  assert_value ("[user]\nname = Odd # x\nname = Plain Last\n", "Plain Last");
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_git_config_names_each_runner_key_in_file_order),
+    cmocka_unit_test (test_git_config_plain_value_is_the_last_one_set),
+    cmocka_unit_test (test_git_config_plain_value_refuses_what_git_reads_otherwise),
     cmocka_unit_test (test_git_config_names_the_other_keys_that_run_a_program),
     cmocka_unit_test (test_git_config_names_every_submodule_update),
     cmocka_unit_test (test_git_config_matches_sections_and_keys_in_any_case),
