@@ -130,7 +130,12 @@ check_container (GPtrArray *out)
                           || g_getenv ("container") != NULL;
 
   add (out, "container", g_strdup (in_container ? "yes" : "no (none detected)"), TRUE, NULL);
-  add (out, "seccomp on cordon", g_strdup (g_strcmp0 (seccomp, "2") == 0 ? "a filter" : "none"),
+  /* Not a failure by itself: the probe says whether bwrap gets through. */
+  add (out, "seccomp on cordon",
+       g_strdup (g_strcmp0 (seccomp, "2") == 0
+                 ? "a filter (Seccomp: 2 in /proc/self/status: a container runtime's or an enclosing "
+                   "sandbox's); bwrap needs unshare, clone, mount and pivot_root through it"
+                 : "none"),
        TRUE, NULL);
   {
     g_autofree char *mismatch = cordon_probe_proc_mismatch ();

@@ -28,6 +28,7 @@
 #include "cordon-error.h"
 #include "file-util.h"
 #include "launch.h"
+#include "proc-read.h"
 #include "path-util.h"
 #include "seccomp-filter.h"
 
@@ -214,9 +215,15 @@ cordon_launch_read_keeper_word (int fd,
     {
       g_autofree char *why = *end == ' ' ? g_strndup (end + 1, strcspn (end + 1, "\n")) : NULL;
 
+      g_autofree char *seccomp = value == EPERM ? cordon_proc_status_field (0, "Seccomp") : NULL;
+
+      /* Refused, under another sandbox's filter: that is the likeliest why. */
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cordon-keeper could not prepare the "
-                   "sandbox's mounts or become its host user: %s%s%s", why != NULL ? why : "",
-                   why != NULL ? ": " : "", g_strerror ((int) value));
+                   "sandbox's mounts or become its host user: %s%s%s%s", why != NULL ? why : "",
+                   why != NULL ? ": " : "", g_strerror ((int) value),
+                   g_strcmp0 (seccomp, "2") == 0 ? " (a seccomp filter on cordon, Seccomp: 2 in its "
+                   "/proc/self/status, refuses it: run cordon outside that sandbox, or let unshare, "
+                   "mount and pivot_root through there)" : "");
     }
   else if (buf[0] == CORDON_KEEPER_CGROUP_ERRNO)
     {

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +46,7 @@ cordon_probe_free (CordonProbe *probe)
     return;
   g_free (probe->cache_path);
   g_free (probe->detail);
+  g_free (probe->bwrap_message);
   g_free (probe);
 }
 
@@ -121,15 +123,41 @@ fork_as_sandbox_user (const CordonProbeRequest *request)
   return pid;
 }
 
-/* `argv` run as bwrap would be, its output discarded: TRUE with its wait
+/* The first line of what a failed bwrap wrote (its stderr, in a memfd:
+ * no pipe to fill), printable ASCII only, without its "bwrap: ", or
+ * NULL. */
+static char *
+first_line_of (int fd)
+{
+  char buf[256];
+  ssize_t n = pread (fd, buf, sizeof buf - 1, 0);
+  char *line;
+
+  if (n <= 0)
+    return NULL;
+  buf[n] = '\0';
+  buf[strcspn (buf, "\n")] = '\0';
+  for (char *p = buf; *p != '\0'; p++)
+    if (!g_ascii_isprint (*p))
+      *p = '?';
+  line = g_strdup (g_str_has_prefix (buf, "bwrap: ") ? buf + strlen ("bwrap: ") : buf);
+  if (line[0] == '\0')
+    g_clear_pointer (&line, g_free);
+  return line;
+}
+
+/* `argv` run as bwrap would be, its output discarded (but for the first
+ * line of its stderr into *out_message, when asked): TRUE with its wait
  * status, FALSE (with `error`) when it could not be started. */
 static gboolean
 run_quiet (const CordonProbeRequest *request,
            const char * const *argv,
            int *out_status,
+           char **out_message,
            GError **error)
 {
   const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+  int err_fd = out_message != NULL ? memfd_create ("cordon-probe-stderr", MFD_CLOEXEC) : -1;
   pid_t pid = fork_as_sandbox_user (request);
   int null_fd;
 
@@ -147,7 +175,7 @@ run_quiet (const CordonProbeRequest *request,
       if ((null_fd = open ("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0)
         {
           dup2 (null_fd, STDOUT_FILENO);
-          dup2 (null_fd, STDERR_FILENO);
+          dup2 (err_fd >= 0 ? err_fd : null_fd, STDERR_FILENO);
         }
       close_range (3, ~0U, 0);
       execve (argv[0], (char **) argv, (char **) envp);
@@ -156,14 +184,22 @@ run_quiet (const CordonProbeRequest *request,
   if (pid < 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot start %s: %s", argv[0], g_strerror (errno));
+      if (err_fd >= 0)
+        close (err_fd);
       return FALSE;
     }
   while (waitpid (pid, out_status, 0) < 0)
     if (errno != EINTR)
       {
         g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "waitpid: %s", g_strerror (errno));
+        if (err_fd >= 0)
+          close (err_fd);
         return FALSE;
       }
+  if (out_message != NULL && err_fd >= 0)
+    *out_message = first_line_of (err_fd);
+  if (err_fd >= 0)
+    close (err_fd);
   return TRUE;
 }
 
@@ -325,10 +361,13 @@ cordon_probe_bwrap_args (guint namespaces,
 }
 
 /* TRUE when bwrap ran `true` with these options and it exited 0. Its
- * output is discarded: the classification is cordon's own. */
+ * output is discarded, the classification is cordon's own, but for the
+ * first line of a failure's message, kept in *out_message when asked:
+ * it is what the user can search for. */
 static gboolean
 try_bwrap (const CordonProbeRequest *request,
            gboolean with_proc,
+           char **out_message,
            GError **error)
 {
   g_auto(GStrv) opts = cordon_probe_bwrap_args (request->namespaces, with_proc);
@@ -346,8 +385,10 @@ try_bwrap (const CordonProbeRequest *request,
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "%s", g_strerror (errno));
       return FALSE;
     }
-  if (!run_quiet (request, (const char * const *) argv->pdata, &status, error))
+  if (!run_quiet (request, (const char * const *) argv->pdata, &status, out_message, error))
     return FALSE;
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0 && out_message != NULL)
+    g_clear_pointer (out_message, g_free);
   return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
@@ -360,7 +401,7 @@ takes_disable_userns (const CordonProbeRequest *request)
                          "--ro-bind", "/", "/", "--", "true", NULL };
   int status = 0;
 
-  if (!(request->namespaces & CORDON_NS_USER) || !run_quiet (request, argv, &status, NULL))
+  if (!(request->namespaces & CORDON_NS_USER) || !run_quiet (request, argv, &status, NULL, NULL))
     return FALSE;
   return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
@@ -502,8 +543,17 @@ cordon_probe_classify (const CordonProbeRequest *request,
       if (err == 0 && runs_as_uid (request) == 0 && in_child_userns (request->uid_map) && !has_cap_setfcap ())
         return CORDON_PROBE_ROOT_MAP;
     }
-  if (!namespaces_only && try_bwrap (request, FALSE, NULL))
+  if (!namespaces_only && try_bwrap (request, FALSE, NULL, NULL))
     return CORDON_PROBE_PROC_MASKED;
+  /* Nothing of the above, under a filter of another sandbox (firejail
+   * --seccomp refuses mount: "Failed to make / slave"): the filter is
+   * the likeliest cause, and bwrap's own message says what it refused. */
+  {
+    g_autofree char *seccomp = cordon_proc_status_field (0, "Seccomp");
+
+    if (g_strcmp0 (seccomp, "2") == 0)
+      return CORDON_PROBE_SECCOMP;
+  }
   return CORDON_PROBE_NAMESPACES_FAILED;
 }
 
@@ -522,9 +572,10 @@ cordon_probe_describe (CordonProbeResult result)
                        "(kernel.apparmor_restrict_unprivileged_userns=1); give bwrap an "
                        "AppArmor profile rather than lifting the restriction");
     case CORDON_PROBE_SECCOMP:
-      return g_strdup ("a seccomp filter on cordon refuses to create user namespaces (a container "
-                       "runtime's profile, or an enclosing sandbox's); let unshare and clone "
-                       "through there (an enclosing cordon: [seccomp] allow=unshare;clone)");
+      return g_strdup ("a seccomp filter on cordon (Seccomp: 2 in its /proc/self/status) refuses what "
+                       "bwrap needs (a container runtime's profile, or an enclosing sandbox's, such as "
+                       "firejail --seccomp); let unshare, clone, mount and pivot_root through there "
+                       "(an enclosing cordon: [seccomp] allow=unshare;clone), or run cordon outside it");
     case CORDON_PROBE_USERNS_LIMIT:
       return g_strdup ("no user namespace can be created here (ENOSPC): an enclosing sandbox was "
                        "made with --disable-userns, or the nesting depth or user.max_user_namespaces "
@@ -559,7 +610,7 @@ cordon_probe_run (const CordonProbeRequest *request,
       && cache_read (request->cache_dir, probe->cache_path, key, request->uid, &probe->result,
                      &probe->disable_userns))
     probe->cached = TRUE;
-  else if (try_bwrap (request, TRUE, &spawn_error))
+  else if (try_bwrap (request, TRUE, &probe->bwrap_message, &spawn_error))
     {
       probe->result = CORDON_PROBE_OK;
       probe->disable_userns = takes_disable_userns (request);
@@ -578,5 +629,13 @@ cordon_probe_run (const CordonProbeRequest *request,
   if (!probe->cached && probe->cache_path != NULL && probe->result == CORDON_PROBE_OK)
     cache_write (request->cache_dir, probe->cache_path, key, request->uid, probe->disable_userns);
   probe->detail = cordon_probe_describe (probe->result);
+  if (probe->result != CORDON_PROBE_OK && probe->bwrap_message != NULL)
+    {
+      /* cordon's reading first, bwrap's own words beside it. */
+      char *both = g_strdup_printf ("%s (bwrap: %s)", probe->detail, probe->bwrap_message);
+
+      g_free (probe->detail);
+      probe->detail = both;
+    }
   return g_steal_pointer (&probe);
 }

@@ -17,7 +17,8 @@ typedef enum
   CORDON_PROBE_OK,
   CORDON_PROBE_USERNS_DISABLED,   /* user.max_user_namespaces=0 or similar */
   CORDON_PROBE_APPARMOR,          /* apparmor_restrict_unprivileged_userns */
-  CORDON_PROBE_SECCOMP,           /* a seccomp filter on cordon refuses CLONE_NEWUSER */
+  CORDON_PROBE_SECCOMP,           /* a seccomp filter on cordon refuses CLONE_NEWUSER, or is there when
+                                   * bwrap fails for no other cause */
   CORDON_PROBE_USERNS_LIMIT,      /* ENOSPC: --disable-userns outside, or a limit */
   CORDON_PROBE_ROOT_MAP,          /* uid 0 in a user namespace without CAP_SETFCAP */
   CORDON_PROBE_PROC_MASKED,       /* namespaces work, procfs cannot be mounted */
@@ -31,7 +32,8 @@ typedef struct
   gboolean cached;      /* answered from the cache */
   gboolean disable_userns; /* this bwrap takes --disable-userns (tried, not read from --help) */
   char *cache_path;     /* NULL when no cache directory could be used */
-  char *detail;         /* one line: the cause and the narrowest fix */
+  char *detail;         /* one line: the cause and the narrowest fix (bwrap's own message beside it) */
+  char *bwrap_message;  /* the first line bwrap wrote when the probe failed, or NULL */
 } CordonProbe;
 
 /* Everything the probe depends on, gathered by the caller. */
