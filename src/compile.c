@@ -12,8 +12,9 @@
 
 #include <string.h>
 
-#include "compile.h"
+#include "cache.h"
 #include "caps.h"
+#include "compile.h"
 #include "env-filter.h"
 #include "hide.h"
 #include "identity.h"
@@ -503,6 +504,63 @@ add_scratch (Compiler *c,
   return TRUE;
 }
 
+/* The item of [cache] use= that names `use` (its last). */
+static const CordonItem *
+cache_item (const Compiler *c,
+            const char *use)
+{
+  GPtrArray *list = cordon_policy_get_list (c->policy, CORDON_KEY_CACHE_USE);
+  const CordonItem *found = NULL;
+
+  for (guint i = 0; i < list->len; i++)
+    if (g_str_equal (((const CordonItem *) g_ptr_array_index (list, i))->text, use))
+      found = g_ptr_array_index (list, i);
+  return found;
+}
+
+/* [cache] use=: each directory cordon made for it (host facts), bound
+ * writable where the tool looks in the sandbox's home. The home must be
+ * scratch (trial's tmpfs=${HOME}): anywhere else the mount point would
+ * be made in the caller's own home, or could not be. */
+static gboolean
+add_caches (Compiler *c,
+            GError **error)
+{
+  for (guint i = 0; c->facts->caches != NULL && i < c->facts->caches->len; i++)
+    {
+      const CordonCacheDir *d = g_ptr_array_index (c->facts->caches, i);
+      const CordonItem *it = cache_item (c, d->entry->use);
+      g_autofree char *dest = c->facts->home != NULL ? g_build_filename (c->facts->home, d->entry->home_path, NULL)
+                                                     : NULL;
+      const CordonOp *home = NULL;
+      g_autofree char *why = NULL;
+
+      /* The deepest mount above it must be a tmpfs. */
+      for (guint j = 0; dest != NULL && j < c->mounts->len; j++)
+        {
+          const CordonOp *op = g_ptr_array_index (c->mounts, j);
+
+          if ((op->kind == CORDON_OP_TMPFS || op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND)
+              && cordon_path_is_ancestor (op->dest, dest, FALSE)
+              && (home == NULL || cordon_path_depth (op->dest) > cordon_path_depth (home->dest)))
+            home = op;
+        }
+      if (home != NULL && home->kind != CORDON_OP_TMPFS)
+        home = NULL;
+      if (d->error != NULL || home == NULL)
+        {
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_HOST, d->error != NULL
+                               ? "cannot make the cache directory for '%s': %s"
+                               : "'%s' needs a scratch home (tmpfs=${HOME}, as trial has), where its cache "
+                                 "is bound: %s", d->entry->use, d->error != NULL ? d->error : dest);
+          return FALSE;
+        }
+      why = g_strdup_printf ("cache of %s, kept by cordon for the caller and this policy", d->entry->use);
+      g_ptr_array_add (c->mounts, cordon_op_new (CORDON_OP_BIND, d->path, dest, it, why));
+    }
+  return TRUE;
+}
+
 static gboolean
 add_mounts (Compiler *c,
             GError **error)
@@ -515,6 +573,8 @@ add_mounts (Compiler *c,
         if (!add_mount (c, &mount_rules[r], g_ptr_array_index (list, i), error))
           return FALSE;
     }
+  if (!add_caches (c, error))
+    return FALSE;
   if (!cordon_hide_collect (c->plan, c->policy, c->facts, &c->vars, c->mounts, error)
       || !check_mount_conflicts (c, error) || !add_scratch (c, error))
     return FALSE;
@@ -1137,6 +1197,34 @@ decide_git_identity (Compiler *c,
     }
 }
 
+/* [cache] use=: the variable that names each cache to its tool (GOCACHE,
+ * PIP_CACHE_DIR, ...) is its place in the sandbox, whatever the caller
+ * passes; a policy's set= of it wins. */
+static void
+decide_cache_env (Compiler *c,
+                  GHashTable *decisions,
+                  GHashTable *values)
+{
+  for (guint i = 0; c->facts->caches != NULL && i < c->facts->caches->len; i++)
+    {
+      const CordonCacheDir *dir = g_ptr_array_index (c->facts->caches, i);
+      const char *var = dir->entry->env;
+      CordonEnvDecision *d;
+
+      /* add_caches bound each one, or the compile failed there. */
+      if (var == NULL || dir->path == NULL || c->facts->home == NULL
+          || ((d = g_hash_table_lookup (decisions, var)) != NULL && d->set_by_policy))
+        continue;
+      d = decide (decisions, var);
+      d->passed = TRUE;
+      d->set_by_policy = TRUE;
+      d->rule = cache_item (c, dir->entry->use)->loc;
+      g_free (d->reason);
+      d->reason = g_strdup_printf ("set by [cache] use=%s: its cache", dir->entry->use);
+      g_hash_table_insert (values, g_strdup (var), g_build_filename (c->facts->home, dir->entry->home_path, NULL));
+    }
+}
+
 static int
 compare_decisions (gconstpointer a,
                    gconstpointer b)
@@ -1161,6 +1249,7 @@ add_environment (Compiler *c,
   if (!decide_set_env (c, decisions, values, error))
     return FALSE;
   decide_git_identity (c, decisions, values);
+  decide_cache_env (c, decisions, values);
   g_hash_table_iter_init (&iter, decisions);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (c->plan->env_decisions, value);

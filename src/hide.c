@@ -189,7 +189,9 @@ hide_siblings (Hider *h,
     {
       const CordonOp *op = g_ptr_array_index (h->mounts, i);
 
-      g_autofree char *parent = op->kind == CORDON_OP_BIND ? g_path_get_dirname (op->dest) : NULL;
+      /* A cache's bind (src/cache.h) is in a scratch home: nothing of the host is beside it. */
+      g_autofree char *parent = op->kind == CORDON_OP_BIND && op->key != CORDON_KEY_CACHE_USE
+                                ? g_path_get_dirname (op->dest) : NULL;
 
       if (parent != NULL && !g_ptr_array_find_with_equal_func (parents, parent, g_str_equal, NULL))
         g_ptr_array_add (parents, g_steal_pointer (&parent));

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "file-util.h"
 #include "git-config.h"
 #include "git-identity.h"
@@ -211,6 +212,7 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts->git_email);
   g_free (facts->git_name_from);
   g_free (facts->git_email_from);
+  g_clear_pointer (&facts->caches, g_ptr_array_unref);
   g_free (facts->workdir);
   g_free (facts->workdir_link);
   g_clear_pointer (&facts->uid_map, g_array_unref);
@@ -1103,6 +1105,39 @@ stat_own_dirs (CordonHostFacts *facts)
     }
 }
 
+/* [cache] use=: the directories cordon keeps, made now (for explain
+ * too: what it shows is what a run binds), below the caller's
+ * $XDG_CACHE_HOME or ~/.cache, under the facts' sysroot. */
+static void
+prepare_caches (CordonHostFacts *facts,
+                const CordonPolicy *policy)
+{
+  GPtrArray *list = cordon_policy_get_list (policy, CORDON_KEY_CACHE_USE);
+  const char *xdg = cordon_host_facts_getenv (facts, "XDG_CACHE_HOME");
+  g_autoptr(GPtrArray) uses = g_ptr_array_new ();
+  g_autofree char *home = NULL;
+
+  g_clear_pointer (&facts->caches, g_ptr_array_unref);
+  if (list->len == 0 || cordon_policy_get_num (policy, CORDON_KEY_CACHE_ENABLE) == 0)
+    return;
+  if (xdg != NULL && g_path_is_absolute (xdg))
+    home = g_strdup (xdg);
+  else if (facts->home != NULL)
+    home = g_build_filename (facts->home, ".cache", NULL);
+  else
+    home = g_strdup ("(no $HOME and no $XDG_CACHE_HOME)");
+  for (guint i = 0; i < list->len; i++)
+    g_ptr_array_add (uses, ((CordonItem *) g_ptr_array_index (list, i))->text);
+  g_ptr_array_add (uses, NULL);
+  facts->caches = cordon_cache_prepare (facts->sysroot, home, cordon_policy_get_name (policy),
+                                        (const char * const *) uses->pdata);
+  /* Known, so that the directories above are too (scan_ancestors): a
+   * root caller's sandbox user may not search them. */
+  for (guint i = 0; i < facts->caches->len; i++)
+    if (((CordonCacheDir *) g_ptr_array_index (facts->caches, i))->path != NULL)
+      cordon_host_facts_stat (facts, ((CordonCacheDir *) g_ptr_array_index (facts->caches, i))->path);
+}
+
 void
 cordon_host_facts_scan_policy (CordonHostFacts *facts,
                                const CordonPolicy *policy)
@@ -1136,6 +1171,7 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   scan_hidden (facts, &vars, policy);
   if (cordon_policy_get_num (policy, CORDON_KEY_ENV_GIT_IDENTITY) != 0)
     cordon_git_identity_read (facts);
+  prepare_caches (facts, policy);
   listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
   if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
     cordon_host_facts_read_unix_sockets (facts);

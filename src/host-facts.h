@@ -71,6 +71,7 @@ typedef struct
   char *git_email;          /* ... and user.email (src/git-identity.h) */
   char *git_name_from;      /* the files they were read from, or NULL */
   char *git_email_from;
+  GPtrArray *caches;        /* [cache] use=: CordonCacheDir, made for the policy (src/cache.h), or NULL */
   char *workdir;            /* real: every symlink resolved */
   char *workdir_link;       /* the first symlink it was named through, or NULL */
   char *cwd;                /* cordon's own current directory */

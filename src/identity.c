@@ -193,7 +193,8 @@ static gboolean
 is_writable_rule (const CordonOp *op)
 {
   return op->kind == CORDON_OP_BIND
-         && (op->key == CORDON_KEY_FS_WRITABLE || op->key == CORDON_KEY_FS_WRITABLE_TRY);
+         && (op->key == CORDON_KEY_FS_WRITABLE || op->key == CORDON_KEY_FS_WRITABLE_TRY
+             || op->key == CORDON_KEY_CACHE_USE);
 }
 
 /* The first symlink on the way to `path`, `path` itself included, or

@@ -263,6 +263,27 @@ cordon_plan_get_writable (const CordonPlan *plan)
   return writable;
 }
 
+/* Whether the host path `src` is bound writable for [cache] use=
+ * (src/cache.h) alone: no other writable bind holds it. */
+gboolean
+cordon_plan_is_cache (const CordonPlan *plan,
+                      const char *src)
+{
+  gboolean cache = FALSE;
+
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+
+      if (op->kind != CORDON_OP_BIND || !cordon_path_is_ancestor (op->src, src, TRUE))
+        continue;
+      if (op->key != CORDON_KEY_CACHE_USE)
+        return FALSE;
+      cache = TRUE;
+    }
+  return cache;
+}
+
 gboolean
 cordon_plan_has_op (const CordonPlan *plan,
                     CordonOpKind kind)

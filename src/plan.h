@@ -251,6 +251,8 @@ void cordon_plan_add_skip (CordonPlan *plan,
                            const char *reason);
 const char *cordon_op_kind_name (CordonOpKind kind);
 GPtrArray *cordon_plan_get_writable (const CordonPlan *plan);
+gboolean cordon_plan_is_cache (const CordonPlan *plan,
+                               const char *src);
 gboolean cordon_plan_has_op (const CordonPlan *plan,
                              CordonOpKind kind);
 gboolean cordon_plan_has_stage (const CordonPlan *plan,

@@ -16,6 +16,8 @@
 #define CORDON_WORDS(...) ((const char * const[]) { __VA_ARGS__, NULL })
 /* Index i is the namespace bit 1 << i. */
 #define CORDON_NAMESPACE_WORDS CORDON_WORDS ("user", "ipc", "pid", "net", "uts", "cgroup")
+/* [cache] use=: src/cache.c has each one's directories. */
+#define CORDON_CACHE_WORDS CORDON_WORDS ("go", "pip", "npm", "cargo", "ccache")
 
 #define CORDON_KEYS(K) \
   K (POLICY_DESCRIPTION, "policy", "description", FALSE, STRING, NULL, 0, 0, \
@@ -96,6 +98,10 @@
      CORDON_AUDIT_WARN, 0, "what a finding does: named, the run failed (125), or moved aside") \
   K (AUDIT_MAX_ENTRIES, "audit", "max-entries", FALSE, UINT, NULL, 200000, 100000000, \
      "the entries the walk looks at, at most") \
+  K (CACHE_USE, "cache", "use", TRUE, ENUM, CORDON_CACHE_WORDS, 0, 0, \
+     "tools given a writable cache that cordon keeps for the caller and the policy") \
+  K (CACHE_ENABLE, "cache", "enable", FALSE, BOOL, NULL, TRUE, 0, \
+     "whether use= binds its caches (--no-cache: false)") \
   K (SECCOMP_PROFILE, "seccomp", "profile", FALSE, ENUM, CORDON_WORDS ("default", "none", "strict"), \
      CORDON_SECCOMP_DEFAULT, 0, "the system-call filter of the sandbox") \
   K (SECCOMP_ALLOW, "seccomp", "allow", TRUE, SYSCALL, NULL, 0, 0, \

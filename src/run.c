@@ -236,6 +236,11 @@ cordon_run_overrides_text (const CordonRunOptions *options,
       g_string_append (text, "[namespaces]\nshare=net\n");
       g_ptr_array_add (recorded, g_strdup ("--share-net"));
     }
+  if (options->no_cache)
+    {
+      g_string_append (text, "[cache]\nenable=false\n");
+      g_ptr_array_add (recorded, g_strdup ("--no-cache"));
+    }
   append_override (&o, "limits", "memory", options->memory != NULL ? (char *[]) { options->memory, NULL } : NULL,
                    "--memory", TRUE);
   append_override (&o, "limits", "pids", options->pids != NULL ? (char *[]) { options->pids, NULL } : NULL,
@@ -732,7 +737,9 @@ audit_open (CordonRun *run,
 
       for (guint j = 0; g_ptr_array_index (writable, j) != NULL && !inside; j++)
         inside = j != i && cordon_path_is_ancestor (g_ptr_array_index (writable, j), path, FALSE);
-      if (inside || g_ptr_array_find_with_equal_func (run->audit_roots, path, g_str_equal, NULL))
+      /* A cache is read by later sandboxes, never run from by the host. */
+      if (inside || cordon_plan_is_cache (run->plan, path)
+          || g_ptr_array_find_with_equal_func (run->audit_roots, path, g_str_equal, NULL))
         continue;
       if ((fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         {

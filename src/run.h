@@ -63,6 +63,7 @@ typedef struct
   char **setenv;
   char **writable;
   gboolean share_net;
+  gboolean no_cache;          /* --no-cache: [cache] enable=false */
   char *memory;               /* --memory SIZE: [limits] memory for this run */
   char *pids;                 /* --pids N: [limits] pids for this run */
   gboolean no_verify;
