@@ -128,6 +128,35 @@ take_home (KeeperCgroups *cg,
   return rc;
 }
 
+/* Every line one of protocol.h's, with its number of fields, none
+ * empty, its index digits, its names plain and its parent as encoded:
+ * the passes below then read each field where it is. */
+static int
+well_formed (const char *spec)
+{
+  static const struct { const char *verb; int n; } lines[] = {
+    { CORDON_CGROUP_LINE_DIR, 3 }, { CORDON_CGROUP_LINE_SCOPE, 4 }, { CORDON_CGROUP_LINE_HOME, 2 },
+    { CORDON_CGROUP_LINE_SET, 4 }, { CORDON_CGROUP_LINE_STAT, 3 },
+  };
+  char *copy = strdup (spec), *save = NULL;
+  int ok = copy != NULL;
+
+  for (char *l = ok ? strtok_r (copy, "\n", &save) : NULL; l != NULL && ok; l = strtok_r (NULL, "\n", &save))
+    {
+      char *f[4];
+      int n = cordon_spec_split (l, f, 4);
+      size_t index, k = 0;
+
+      while (n > 0 && k < sizeof lines / sizeof lines[0] && strcmp (f[0], lines[k].verb) != 0)
+        k++;
+      ok = n > 0 && k < sizeof lines / sizeof lines[0] && n == lines[k].n && cordon_spec_index (f[1], &index) == 0
+           && (n < 3 || plain_name (f[2]))
+           && (strcmp (f[0], CORDON_CGROUP_LINE_SCOPE) != 0 || cordon_spec_decode_strict (f[3]) == 0);
+    }
+  free (copy);
+  return ok;
+}
+
 int
 cordon_keeper_cgroups_read (int spec_fd,
                             KeeperCgroups *cg,
@@ -139,6 +168,8 @@ cordon_keeper_cgroups_read (int spec_fd,
   cg->n = 0;
   cg->spec = cordon_spec_read_fd (spec_fd, 1 << 14);
   close (spec_fd);
+  if (cg->spec != NULL && !well_formed (cg->spec))
+    return (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
   if (cg->spec == NULL || (copy = strdup (cg->spec)) == NULL)
     return fail (why, why_len, "cannot read", NULL, "the cgroup instructions");
   for (char *l = strtok_r (copy, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
@@ -176,7 +207,7 @@ cordon_keeper_cgroups_read (int spec_fd,
               free (copy);
               return (errno = EINVAL, fail (why, why_len, "cannot read", NULL, "the cgroup instructions"));
             }
-          cordon_spec_decode (parent);
+          (void) cordon_spec_decode_strict (parent);   /* well_formed took it */
           snprintf (dir->parent_path, sizeof dir->parent_path, "%s", parent);
           close (dir->parent_fd);
           dir->parent_fd = -1;

@@ -59,14 +59,15 @@ cordon_keeper_placeholders_read (int spec_fd,
     return fail (why, why_len, "cannot read", "the placeholders");
   for (char *l = strtok_r (spec, "\n", &save); l != NULL && rc == 0; l = strtok_r (NULL, "\n", &save))
     {
-      char *s2 = NULL, *verb = strtok_r (l, "\t", &s2), *index = strtok_r (NULL, "\t", &s2);
-      char *name = strtok_r (NULL, "\t", &s2);
+      char *f[3];
+      size_t index = 0;
       KeeperPlaceholder *p = &ph->items[ph->n];
+      /* placeholder<TAB>I<TAB>NAME exactly, I in order, NAME as encoded. */
+      int ok = cordon_spec_split (l, f, 3) == 3 && strcmp (f[0], CORDON_PLACEHOLDER_LINE) == 0
+               && cordon_spec_index (f[1], &index) == 0 && cordon_spec_decode_strict (f[2]) == 0;
+      const char *name = ok ? f[2] : "";
 
-      if (name != NULL)
-        cordon_spec_decode (name);
-      if (verb == NULL || strcmp (verb, CORDON_PLACEHOLDER_LINE) != 0 || index == NULL || name == NULL
-          || ph->n == CORDON_KEEPER_MAX_PLACEHOLDERS || strtoul (index, NULL, 10) != ph->n
+      if (!ok || ph->n == CORDON_KEEPER_MAX_PLACEHOLDERS || index != ph->n
           || !plain_name (name) || strlen (name) >= sizeof p->name)
         {
           errno = EINVAL;

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "spec-codec.h"
@@ -78,4 +79,69 @@ cordon_spec_decode (char *s)
         *out++ = *p;
     }
   *out = '\0';
+}
+
+int
+cordon_spec_split (char *line,
+                   char **fields,
+                   size_t max)
+{
+  size_t n = 0;
+
+  for (char *p = line;; p++)
+    {
+      char *tab = strchr (p, '\t');
+
+      if (n == max || *p == '\0' || *p == '\t')
+        return -1;
+      fields[n++] = p;
+      if (tab == NULL)
+        return (int) n;
+      *tab = '\0';
+      p = tab;
+    }
+}
+
+int
+cordon_spec_decode_strict (char *s)
+{
+  char *out = s;
+
+  for (char *p = s; *p != '\0'; p++)
+    {
+      if (*p != '%')
+        {
+          *out++ = *p;
+          continue;
+        }
+      if (p[1] == '2' && p[2] == '5')
+        *out++ = '%';
+      else if (p[1] == '0' && p[2] == '9')
+        *out++ = '\t';
+      else if (p[1] == '0' && (p[2] == 'A' || p[2] == 'a'))
+        *out++ = '\n';
+      else
+        return -1;
+      p += 2;
+    }
+  *out = '\0';
+  return 0;
+}
+
+int
+cordon_spec_index (const char *s,
+                   size_t *out)
+{
+  size_t v = 0, n = 0;
+
+  for (; s[n] != '\0'; n++)
+    {
+      if (s[n] < '0' || s[n] > '9' || n == 6)
+        return -1;
+      v = v * 10 + (size_t) (s[n] - '0');
+    }
+  if (n == 0)
+    return -1;
+  *out = v;
+  return 0;
 }

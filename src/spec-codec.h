@@ -18,3 +18,16 @@ char *cordon_spec_read_fd (int fd,
                            size_t max);
 /* `s` decoded in place. */
 void cordon_spec_decode (char *s);
+
+/* The instructions of cordon-keeper, read strictly: `line` split in
+ * place at each tab into `fields`, at most `max`; their number, or -1
+ * when there are more, or one is empty. */
+int cordon_spec_split (char *line,
+                       char **fields,
+                       size_t max);
+/* `s` decoded in place as the encoder writes it (%25, %09, %0A, either
+ * case): 0, or -1 for any other '%' (a %00 would cut the name short). */
+int cordon_spec_decode_strict (char *s);
+/* A line's index: decimal digits only, at most 6; 0, or -1. */
+int cordon_spec_index (const char *s,
+                       size_t *out);

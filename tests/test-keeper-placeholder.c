@@ -30,6 +30,7 @@
 #include "fixture-host.h"
 #include "keeper-placeholder.h"
 #include "protocol.h"
+#include "spec-codec.h"
 
 /* Far above what cmocka and GLib open; a second keeper's after it. */
 #define SPEC_FD 100
@@ -732,6 +733,74 @@ test_read_refuses_an_unknown_verb (void **state)
     }
 }
 
+/* What a loose reader took: an empty field (strtok merged it), a field
+ * more, an index that is not all digits, a '%' the encoder never writes
+ * (%00 cut the name short); and the control, the encoder's own %25,
+ * %09, %0A, which decode. */
+static void
+test_read_refuses_a_line_that_is_not_exactly_the_encoder_s (void **state)
+{
+  Fixture *f = *state;
+  static const char * const specs[] = {
+    "placeholder\t\t0\ta\n",
+    "placeholder\t0\ta\textra\n",
+    "placeholder\t0\ta\t\n",
+    "placeholder\t0x\ta\n",
+    "placeholder\t+0\ta\n",
+    "placeholder\t 0\ta\n",
+    "placeholder\t0\tna%00me\n",
+    "placeholder\t0\tna%zzme\n",
+    "placeholder\t0\tname%\n",
+    "placeholder\t0\tna%41me\n",
+  };
+  g_autofree KeeperPlaceholders *ph = g_new0 (KeeperPlaceholders, 1);
+
+  for (size_t i = 0; i < G_N_ELEMENTS (specs); i++)
+    {
+      g_autofree KeeperPlaceholders *each = g_new0 (KeeperPlaceholders, 1);
+
+      if (load (f, SPEC_FD, specs[i], 1, each) != -1)
+        fail_msg ("taken: %s", specs[i]);
+      assert_int_equal (errno, EINVAL);
+      assert_int_equal (each->n, 0);
+      close (SPEC_FD + 1);
+    }
+  assert_int_equal (entries (f->dir), 0);
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\ta%25b%09c%0Ad%0ae\n", 1, ph), 0);
+  assert_int_equal (ph->n, 1);
+  assert_string_equal (ph->items[0].name, "a%b\tc\nd\ne");
+  cordon_keeper_placeholders_end (ph);
+}
+
+/* The three readers themselves. */
+static void
+test_spec_split_index_and_strict_decode (void **state)
+{
+  char line[] = "a\tbb\tc";
+  char empty[] = "a\t\tc", trailing[] = "a\t", more[] = "a\tb\tc\td";
+  char *fields[3];
+  size_t index = 7;
+  char cut[] = "x%00y", upper[] = "%0A%0a%09%25";
+
+  assert_int_equal (cordon_spec_split (line, fields, 3), 3);
+  assert_string_equal (fields[0], "a");
+  assert_string_equal (fields[1], "bb");
+  assert_string_equal (fields[2], "c");
+  assert_int_equal (cordon_spec_split (empty, fields, 3), -1);
+  assert_int_equal (cordon_spec_split (trailing, fields, 3), -1);
+  assert_int_equal (cordon_spec_split (more, fields, 3), -1);
+  assert_int_equal (cordon_spec_index ("0", &index), 0);
+  assert_int_equal (index, 0);
+  assert_int_equal (cordon_spec_index ("123456", &index), 0);
+  assert_int_equal (index, 123456);
+  assert_int_equal (cordon_spec_index ("1234567", &index), -1);
+  assert_int_equal (cordon_spec_index ("", &index), -1);
+  assert_int_equal (cordon_spec_index ("1a", &index), -1);
+  assert_int_equal (cordon_spec_decode_strict (cut), -1);
+  assert_int_equal (cordon_spec_decode_strict (upper), 0);
+  assert_string_equal (upper, "\n\n\t%");
+}
+
 static void
 test_read_refuses_an_index_out_of_order (void **state)
 {
@@ -879,6 +948,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_read_refuses_a_name_that_is_not_plain, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_refuses_a_name_too_long, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_refuses_an_unknown_verb, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_read_refuses_a_line_that_is_not_exactly_the_encoder_s, setup, teardown),
+    cmocka_unit_test (test_spec_split_index_and_strict_decode),
     cmocka_unit_test_setup_teardown (test_read_refuses_an_index_out_of_order, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_refuses_more_placeholders_than_it_holds, setup, teardown),
     cmocka_unit_test_setup_teardown (test_read_takes_as_many_placeholders_as_it_holds, setup, teardown),
