@@ -22,6 +22,7 @@
 #include "path-util.h"
 #include "protect.h"
 #include "policy-vars.h"
+#include "refusal.h"
 #include "sockets.h"
 
 typedef struct
@@ -129,29 +130,19 @@ add_namespaces (Compiler *c)
 }
 
 /* [namespaces] hostname=: the name a new uts namespace gets, as
- * sethostname(2) takes one (a host name's letters, at most 64 bytes),
- * so that bwrap never fails on it once the sandbox is half made. */
+ * sethostname(2) takes one (src/refusal.c, which check asks too). */
 static gboolean
 add_hostname (Compiler *c,
               GError **error)
 {
   const CordonItem *it = scalar_item (c, CORDON_KEY_NS_HOSTNAME);
-  gsize len = it != NULL ? strlen (it->text) : 0;
+  g_autofree char *refused = cordon_refusal_hostname (it, c->plan->namespaces);
 
   if (it == NULL)
     return TRUE;
-  if (len == 0 || len > 64 || it->text[0] == '-' || it->text[0] == '.'
-      || strspn (it->text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") != len)
+  if (refused != NULL)
     {
-      cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[namespaces] hostname='%s' is no "
-                           "host name: 1 to 64 letters, digits, '-' and '.', not starting with '-' "
-                           "or '.'", it->text);
-      return FALSE;
-    }
-  if (!(c->plan->namespaces & CORDON_NS_UTS))
-    {
-      cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[namespaces] hostname= needs a uts "
-                           "namespace of the sandbox's own: add uts to [namespaces] unshare=");
+      cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "%s", refused);
       return FALSE;
     }
   cordon_plan_add_op (c->plan, CORDON_OP_OPTION, "--hostname", it->text, it, "the sandbox's hostname");
@@ -419,11 +410,11 @@ check_mount_conflicts (Compiler *c,
   for (guint i = 0; i < c->mounts->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (c->mounts, i);
+      g_autofree char *refused = op->kind == CORDON_OP_BIND ? cordon_refusal_writable (op->dest) : NULL;
 
-      if (op->kind == CORDON_OP_BIND && cordon_path_is_system_dir (op->dest))
+      if (refused != NULL)
         {
-          cordon_error_set_at (error, &op->rule, CORDON_ERROR_HOST,
-                               "refusing to make the system directory '%s' writable", op->dest);
+          cordon_error_set_at (error, &op->rule, CORDON_ERROR_HOST, "%s", refused);
           return FALSE;
         }
       for (guint j = 0; op->kind != CORDON_OP_TMPFS && j < c->mounts->len; j++)
@@ -478,18 +469,16 @@ add_scratch (Compiler *c,
   for (guint i = 0; i < c->mounts->len; i++)
     {
       CordonOp *op = g_ptr_array_index (c->mounts, i);
+      /* The host's /dev/shm bound writable has the host's size. */
+      g_autofree char *refused = op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND
+                                 ? cordon_refusal_scratch_bind (op->dest, &op->rule) : NULL;
 
       if (op->kind == CORDON_OP_TMPFS)
         op->size = c->plan->scratch;
       has_shm = has_shm || (op->kind == CORDON_OP_TMPFS && g_str_equal (op->dest, "/dev/shm"));
-      /* The host's /dev/shm bound writable has the host's size. */
-      if ((op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND) && g_str_equal (op->dest, "/dev/shm"))
+      if (refused != NULL)
         {
-          g_autofree char *bind = cordon_location_to_string (&op->rule);
-
-          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] scratch= sizes "
-                               "/dev/shm, which %s binds from the host: give the sandbox a /dev/shm "
-                               "of its own, or leave scratch= out", bind);
+          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "%s", refused);
           return FALSE;
         }
     }

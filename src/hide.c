@@ -20,12 +20,6 @@ typedef struct
   GPtrArray *mounts;
 } Hider;
 
-/* Where the host's programs live, beside the system directories: a
- * workdir there does not hide them (hide-siblings=). */
-static const char * const program_dirs[] = {
-  "/opt", "/usr/local", "/var/lib", "/var/cache", NULL
-};
-
 /* The deepest mount at or above `path`, of the plan's and the step's. */
 static const CordonOp *
 cover (const Hider *h,
@@ -200,7 +194,8 @@ hide_siblings (Hider *h,
     {
       const char *parent = g_ptr_array_index (parents, i);
 
-      if (cordon_path_is_system_dir (parent) || g_strv_contains (program_dirs, parent))
+      /* A workdir there does not hide the host's programs. */
+      if (cordon_path_is_host_dir (parent))
         {
           cordon_plan_add_skip (h->plan, it, parent, "a system directory, or one the host's programs "
                                 "live in: what is beside the writable bind there stays in view");

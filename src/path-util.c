@@ -280,15 +280,61 @@ cordon_path_append_encoded (GString *out,
       g_string_append_c (out, *p);
 }
 
-/* Host directories a writable bind must never be: the command could
- * replace the programs and libraries every later process runs. */
+/* The host's own directories, one table. A system directory is one a
+ * writable bind must never be: the command could replace the programs
+ * and libraries every later process runs. Programs (and what they read
+ * as they run: packages' state, the caches of what they install) live in
+ * those marked HOLDS_PROGRAMS, and in everything below them. */
+typedef enum
+{
+  HOST_DIR_SYSTEM = 1 << 0,
+  HOST_DIR_HOLDS_PROGRAMS = 1 << 1,
+} HostDirFlags;
+
+#define SYSTEM_WITH_PROGRAMS (HOST_DIR_SYSTEM | HOST_DIR_HOLDS_PROGRAMS)
+
+static const struct
+{
+  const char *path;
+  HostDirFlags flags;
+} host_dirs[] = {
+  { "/", HOST_DIR_SYSTEM }, { "/usr", SYSTEM_WITH_PROGRAMS }, { "/etc", SYSTEM_WITH_PROGRAMS },
+  { "/bin", SYSTEM_WITH_PROGRAMS }, { "/sbin", SYSTEM_WITH_PROGRAMS }, { "/lib", SYSTEM_WITH_PROGRAMS },
+  { "/lib32", SYSTEM_WITH_PROGRAMS }, { "/lib64", SYSTEM_WITH_PROGRAMS },
+  { "/libx32", SYSTEM_WITH_PROGRAMS }, { "/boot", SYSTEM_WITH_PROGRAMS }, { "/dev", HOST_DIR_SYSTEM },
+  { "/proc", HOST_DIR_SYSTEM }, { "/sys", HOST_DIR_SYSTEM }, { "/var", HOST_DIR_SYSTEM },
+  { "/run", HOST_DIR_SYSTEM }, { "/opt", HOST_DIR_HOLDS_PROGRAMS },
+  { "/usr/local", HOST_DIR_HOLDS_PROGRAMS }, { "/var/lib", HOST_DIR_HOLDS_PROGRAMS },
+  { "/var/cache", HOST_DIR_HOLDS_PROGRAMS },
+};
+
+static HostDirFlags
+host_dir_flags (const char *path)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (host_dirs); i++)
+    if (g_str_equal (host_dirs[i].path, path))
+      return host_dirs[i].flags;
+  return 0;
+}
+
 gboolean
 cordon_path_is_system_dir (const char *path)
 {
-  static const char * const system_dirs[] = {
-    "/", "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-    "/boot", "/dev", "/proc", "/sys", "/var", "/run", NULL
-  };
+  return (host_dir_flags (path) & HOST_DIR_SYSTEM) != 0;
+}
 
-  return g_strv_contains (system_dirs, path);
+gboolean
+cordon_path_is_host_dir (const char *path)
+{
+  return host_dir_flags (path) != 0;
+}
+
+gboolean
+cordon_path_holds_host_programs (const char *path)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (host_dirs); i++)
+    if ((host_dirs[i].flags & HOST_DIR_HOLDS_PROGRAMS)
+        && cordon_path_is_ancestor (host_dirs[i].path, path, TRUE))
+      return TRUE;
+  return FALSE;
 }

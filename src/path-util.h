@@ -22,6 +22,13 @@ gboolean cordon_glob_match (const char *pattern,
 int cordon_path_compare_by_depth (const char *a,
                                   const char *b);
 gboolean cordon_path_is_system_dir (const char *path);
+/* A system directory, or one the host's programs live in (/opt,
+ * /usr/local, /var/lib, /var/cache). */
+gboolean cordon_path_is_host_dir (const char *path);
+/* At or below a directory of the host's programs (/usr, /etc, /bin,
+ * /sbin, /lib*, /boot, /opt, /var/lib, /var/cache): what is written there
+ * the host runs, or reads as it runs, later. */
+gboolean cordon_path_holds_host_programs (const char *path);
 char *cordon_shell_quote (const char *s);
 int cordon_compare_string_ptrs (gconstpointer a,
                                 gconstpointer b);

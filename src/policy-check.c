@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* policy-check: diagnostics that need the whole merged policy. Paths are
  * compared symbolically, variables unexpanded (${HOME}/x is under
- * ${HOME}), so the result does not depend on the host that runs check. */
+ * ${HOME}), so the result does not depend on the host that runs check.
+ * What run refuses by the policy's text alone is asked of the predicates
+ * run uses (src/refusal.h), so the two say the same in the same words. */
 #include "config.h"
 
 #include <string.h>
 
+#include "credentials.h"
 #include "env-filter.h"
 #include "path-util.h"
 #include "policy-check.h"
+#include "refusal.h"
 #include "seccomp-filter.h"
 
 static void
@@ -44,11 +48,21 @@ check_env_allow (const CordonPolicy *policy,
     {
       const CordonItem *it = g_ptr_array_index (allow, i);
       const char *hit = cordon_env_never_pass_overlap (it->text);
+      const char *glob = cordon_credentials_env_glob (it->text);
+      const char *name = glob == NULL ? cordon_credentials_env_name (it->text) : NULL;
 
       if (hit != NULL)
         diag (diags, CORDON_SEVERITY_ERROR, it,
               "'%s' is allowed but matches the never-pass variable '%s', which "
               "runs code of the caller's choosing; it is always dropped", it->text, hit);
+      /* A token passed is the caller's authority handed over: the
+       * sandbox can use it wherever its network reaches. */
+      if (glob != NULL)
+        diag (diags, CORDON_SEVERITY_WARNING, it, "'%s' is allowed and looks like a credential "
+              "(as '%s' does): the sandbox can read its value and use it", it->text, glob);
+      else if (name != NULL)
+        diag (diags, CORDON_SEVERITY_WARNING, it, "'%s' is allowed and can pass the credential "
+              "'%s': the sandbox can read its value and use it", it->text, name);
       for (guint j = 0; j < i; j++)
         if (g_str_equal (it->text, ((CordonItem *) g_ptr_array_index (allow, j))->text))
           {
@@ -98,6 +112,8 @@ check_env_set (const CordonPolicy *policy,
 
 static const CordonKey writable_keys[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
 static const CordonKey read_only_keys[] = { CORDON_KEY_FS_READ_ONLY, CORDON_KEY_FS_READ_ONLY_TRY };
+static const CordonKey bind_keys[] = { CORDON_KEY_FS_READ_ONLY, CORDON_KEY_FS_READ_ONLY_TRY,
+                                       CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
 
 static void
 check_writable_against (const CordonPolicy *policy,
@@ -243,6 +259,29 @@ check_hide (const CordonPolicy *policy,
     }
 }
 
+/* What run refuses of a writable path by its text alone, and what it
+ * lets the sandbox leave for the host to run. Wherever a policy's
+ * writable path is a directory of the host's programs, root runs what is
+ * there sooner or later (its PATH, services, package scripts); and the
+ * sandbox of a root caller writes there as root. check cannot know the
+ * caller, so it warns for every one. */
+static void
+check_writable_path (const CordonItem *w,
+                     CordonDiagnostics *diags)
+{
+  g_autofree char *norm = cordon_path_normalize (w->text);
+  g_autofree char *refused = NULL;
+
+  if (g_str_equal (norm, "/"))
+    diag (diags, CORDON_SEVERITY_ERROR, w, "a writable '/' makes the whole host writable");
+  else if ((refused = cordon_refusal_writable (norm)) != NULL)
+    diag (diags, CORDON_SEVERITY_ERROR, w, "%s", refused);
+  else if (cordon_path_holds_host_programs (norm))
+    diag (diags, CORDON_SEVERITY_WARNING, w, "%s '%s' is where the host's programs live: code "
+          "the sandbox leaves there runs later on the host, as root when root runs it",
+          cordon_key_info (w->key)->name, w->text);
+}
+
 static void
 check_filesystem (const CordonPolicy *policy,
                   CordonDiagnostics *diags)
@@ -257,13 +296,102 @@ check_filesystem (const CordonPolicy *policy,
         {
           const CordonItem *w = g_ptr_array_index (writable, i);
 
-          g_autofree char *norm = cordon_path_normalize (w->text);
-
-          if (g_str_equal (norm, "/"))
-            diag (diags, CORDON_SEVERITY_ERROR, w, "a writable '/' makes the whole host writable");
+          check_writable_path (w, diags);
           check_writable_against (policy, w, diags);
           check_masks_against (policy, w, diags);
         }
+    }
+}
+
+/* Where a bind at `bind` shows the credential store `store` ("${HOME}/...",
+ * both normalized), or NULL: the bind is the store or a directory of
+ * ${HOME} that holds it, or is the store below a home spelt out
+ * (/home/u/.ssh). A bind below a store is a chosen entry of it
+ * (.ssh/known_hosts), not the store; one of '/' is refused or shows the
+ * whole host anyway. */
+static const char *
+store_shown (const char *bind,
+             const char *store)
+{
+  const char *rel = g_str_has_prefix (store, "/${HOME}/") ? store + strlen ("/${HOME}") : NULL;
+  gsize blen = strlen (bind);
+
+  if (g_str_has_prefix (bind, "/${HOME}") && cordon_path_is_ancestor (bind, store, TRUE))
+    return store;
+  if (rel != NULL && blen > strlen (rel) && g_str_equal (bind + blen - strlen (rel), rel))
+    return bind;
+  return NULL;
+}
+
+/* Whether the sandbox does not see `shown` through the bind at `bind`
+ * after all: a mask covers it (masks come last), or a tmpfs or hidden
+ * directory at or below the bind does (mounted after it, by depth). */
+static gboolean
+store_is_hidden (const CordonPolicy *policy,
+                 const char *bind,
+                 const char *shown)
+{
+  static const CordonKey covers[] = { CORDON_KEY_SECRETS_MASK, CORDON_KEY_FS_TMPFS, CORDON_KEY_FS_HIDE };
+
+  for (guint k = 0; k < G_N_ELEMENTS (covers); k++)
+    {
+      GPtrArray *list = cordon_policy_get_list (policy, covers[k]);
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          g_autofree char *path = cordon_path_normalize (((CordonItem *) g_ptr_array_index (list, i))->text);
+
+          if (covers[k] == CORDON_KEY_SECRETS_MASK ? mask_covers (path, shown)
+              : cordon_path_is_ancestor (path, shown, TRUE) && cordon_path_is_ancestor (bind, path, TRUE))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A bind that shows a credential store the shipped masks hide: what is
+ * there (keys, tokens) proves the caller's identity to whatever the
+ * sandbox can reach. One warning per bind, naming the first store. */
+static void
+check_store_bind (const CordonPolicy *policy,
+                  const CordonItem *it,
+                  CordonDiagnostics *diags)
+{
+  const char * const *stores = cordon_credentials_stores ();
+  g_autofree char *bind = cordon_path_normalize (it->text);
+  g_autofree char *more = NULL;
+  const char *first = NULL;
+  guint n = 0;
+
+  for (guint i = 0; stores[i] != NULL; i++)
+    {
+      g_autofree char *store = cordon_path_normalize (stores[i]);
+      const char *shown = store_shown (bind, store);
+
+      if (shown == NULL || store_is_hidden (policy, bind, shown))
+        continue;
+      if (n++ == 0)
+        first = stores[i];
+    }
+  if (n == 0)
+    return;
+  more = n > 1 ? g_strdup_printf (" and %u more", n - 1) : g_strdup ("");
+  diag (diags, CORDON_SEVERITY_WARNING, it, "%s '%s' shows the sandbox the credential store '%s'%s: "
+        "the keys and tokens there can be read and used; bind only the entries needed, or hide "
+        "it with [secrets] mask=",
+        cordon_key_info (it->key)->name, it->text, first, more);
+}
+
+static void
+check_stores (const CordonPolicy *policy,
+              CordonDiagnostics *diags)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (bind_keys); k++)
+    {
+      GPtrArray *list = cordon_policy_get_list (policy, bind_keys[k]);
+
+      for (guint i = 0; i < list->len; i++)
+        check_store_bind (policy, g_ptr_array_index (list, i), diags);
     }
 }
 
@@ -378,6 +506,50 @@ check_seccomp (const CordonPolicy *policy,
     }
 }
 
+/* An error from src/refusal.c (`why`, taken), at `it`. */
+static void
+refuse (CordonDiagnostics *diags,
+        const CordonItem *it,
+        char *why)
+{
+  g_autofree char *owned = why;
+
+  if (owned != NULL)
+    diag (diags, CORDON_SEVERITY_ERROR, it, "%s", owned);
+}
+
+/* What the stages of compile refuse whatever the host, at the rule
+ * they would refuse it at (src/refusal.h). scratch= is refused beside
+ * each bind of the host's /dev/shm, a -try one too: it is refused
+ * wherever the host has one, which nearly every host has. */
+static void
+check_refusals (const CordonPolicy *policy,
+                CordonDiagnostics *diags)
+{
+  const CordonItem *hostname = cordon_policy_get (policy, CORDON_KEY_NS_HOSTNAME);
+  const CordonItem *scratch = cordon_policy_get (policy, CORDON_KEY_LIMITS_SCRATCH);
+  const CordonItem *swap = cordon_policy_get (policy, CORDON_KEY_LIMITS_SWAP);
+  const CordonItem *pids = cordon_policy_get (policy, CORDON_KEY_LIMITS_PIDS);
+  const CordonItem *open_files = cordon_policy_get (policy, CORDON_KEY_LIMITS_OPEN_FILES);
+
+  refuse (diags, hostname, cordon_refusal_hostname (hostname, cordon_policy_get_namespaces (policy)));
+  refuse (diags, swap, cordon_refusal_swap (swap, cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY)));
+  refuse (diags, pids, cordon_refusal_pids (pids));
+  refuse (diags, open_files, cordon_refusal_open_files (open_files));
+  for (guint k = 0; scratch != NULL && k < G_N_ELEMENTS (bind_keys); k++)
+    {
+      GPtrArray *list = cordon_policy_get_list (policy, bind_keys[k]);
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          const CordonItem *it = g_ptr_array_index (list, i);
+          g_autofree char *dest = cordon_path_normalize (it->text);
+
+          refuse (diags, scratch, cordon_refusal_scratch_bind (dest, &it->loc));
+        }
+    }
+}
+
 void
 cordon_policy_check (const CordonPolicy *policy,
                      CordonDiagnostics *diags)
@@ -386,5 +558,7 @@ cordon_policy_check (const CordonPolicy *policy,
   check_env_allow (policy, diags);
   check_env_set (policy, diags);
   check_filesystem (policy, diags);
+  check_stores (policy, diags);
+  check_refusals (policy, diags);
   check_authority (policy, diags);
 }

@@ -17,6 +17,7 @@
 #include <linux/capability.h>
 #include <string.h>
 
+#include "refusal.h"
 #include "resource-limits.h"
 
 static const CordonKey limit_keys[CORDON_LIMIT_MAX] = {
@@ -56,6 +57,21 @@ usable (const CordonHostFacts *facts,
         CordonController controller)
 {
   return facts->cgroup.mechanism != CORDON_CGROUP_NONE && facts->cgroup.writable[controller];
+}
+
+/* FALSE, with the error at `rule`, when src/refusal.c refuses it (`why`,
+ * taken). */
+static gboolean
+refuse (char *why,
+        const CordonLocation *rule,
+        GError **error)
+{
+  g_autofree char *owned = why;
+
+  if (owned == NULL)
+    return TRUE;
+  cordon_error_set_at (error, rule, CORDON_ERROR_POLICY, "%s", owned);
+  return FALSE;
 }
 
 /* --- the rlimits --------------------------------------------------------- */
@@ -98,12 +114,8 @@ add_rlimits (CordonPlan *plan,
       if (it != NULL)
         r->rule = it->loc;
       /* cordon-exec's own fds and those its checks open come first. */
-      if (i == CORDON_RLIMIT_NOFILE && it != NULL && it->num < 16)
-        {
-          cordon_error_set_at (error, &it->loc, CORDON_ERROR_POLICY, "[limits] open-files is at "
-                               "least 16 (cordon's helper holds and opens fds of its own first)");
-          return FALSE;
-        }
+      if (i == CORDON_RLIMIT_NOFILE && it != NULL && !refuse (cordon_refusal_open_files (it), &it->loc, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -187,19 +199,12 @@ read_limits (CordonPlan *plan,
   /* memory=none lifts the swap beside it too. */
   if (memory_lifted (policy))
     plan->limits[CORDON_LIMIT_SWAP].set = FALSE;
-  if (plan->limits[CORDON_LIMIT_SWAP].set && !plan->limits[CORDON_LIMIT_MEMORY].set)
-    {
-      cordon_error_set_at (error, &plan->limits[CORDON_LIMIT_SWAP].rule, CORDON_ERROR_POLICY,
-                           "[limits] swap= is the swap allowed beside memory=: set memory= too");
-      return FALSE;
-    }
-  if (plan->limits[CORDON_LIMIT_PIDS].set && plan->limits[CORDON_LIMIT_PIDS].value < 8)
-    {
-      cordon_error_set_at (error, &plan->limits[CORDON_LIMIT_PIDS].rule, CORDON_ERROR_POLICY,
-                           "[limits] pids is at least 8 (bwrap's, cordon's helper's and its "
-                           "checks' processes come first)");
-      return FALSE;
-    }
+  if (!refuse (cordon_refusal_swap (cordon_policy_get (policy, CORDON_KEY_LIMITS_SWAP),
+                                    cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY)),
+               &plan->limits[CORDON_LIMIT_SWAP].rule, error)
+      || !refuse (cordon_refusal_pids (cordon_policy_get (policy, CORDON_KEY_LIMITS_PIDS)),
+                  &plan->limits[CORDON_LIMIT_PIDS].rule, error))
+    return FALSE;
   /* Swap is none unless the policy says: a sandbox bounded in memory
    * must not spill into the host's swap instead. */
   if (plan->limits[CORDON_LIMIT_MEMORY].set && !plan->limits[CORDON_LIMIT_SWAP].set)

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <glib.h>
 
+#include "credentials.h"
 #include "expect-diag.h"
 #include "policy-check.h"
 #include "policy-parse.h"
@@ -106,8 +107,9 @@ test_check_reports_allowed_star (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = check ("[environment]\nallow=TERM;*\n" ALL_NAMESPACES);
 
-  expect_n_diags (diags, 1);
+  expect_n_diags (diags, 2);
   expect_error (diags, "'*' is allowed but matches the never-pass variable", 2, 12);
+  expect_warning (diags, "'*' is allowed and can pass the credential 'GITHUB_TOKEN'", 2, 12);
 }
 
 static void
@@ -321,13 +323,17 @@ test_check_does_not_flag_glob_mask_that_misses_writable (void **state)
   expect_n_diags (diags, 0);
 }
 
+/* The mask is not flagged; the home's other credential stores are
+ * (test_check_warns_about_a_bind_of_a_directory_holding_stores). */
 static void
 test_check_does_not_flag_mask_strictly_under_writable (void **state)
 {
   g_autoptr(CordonDiagnostics) diags = check (
     "[filesystem]\nwritable=${HOME}\n[secrets]\nmask=${HOME}/.ssh\n" ALL_NAMESPACES);
 
-  expect_n_diags (diags, 0);
+  expect_n_diags (diags, 1);
+  expect_warning (diags, "writable '${HOME}' shows the sandbox the credential store '${HOME}/.gnupg' "
+                  "and 21 more", 2, 10);
 }
 
 static void
@@ -361,6 +367,253 @@ test_check_reports_writable_root_spelled_with_extra_slashes (void **state)
 
   expect_n_diags (diags, 1);
   expect_error (diags, "a writable '/' makes the whole host writable", 2, 14);
+}
+
+/* --- what run refuses, whatever the host ----------------------------------- */
+
+static void
+test_check_refuses_a_writable_system_directory (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nwritable=/usr\nwritable-try=/etc/;/var\n" ALL_NAMESPACES);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 3);
+  d = expect_error (diags, "'/usr'", 2, 10);
+  assert_string_equal (d->message, "refusing to make the system directory '/usr' writable");
+  /* Normalized, as run names it. */
+  d = expect_error (diags, "'/etc'", 3, 14);
+  assert_string_equal (d->message, "refusing to make the system directory '/etc' writable");
+  expect_error (diags, "refusing to make the system directory '/var' writable", 3, 20);
+}
+
+static void
+test_check_does_not_refuse_a_path_beside_or_under_a_variable (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nwritable=/usrx;/srv/etc;${HOME}/var;/var/www\nread-only=/usr;/etc\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 0);
+}
+
+static void
+test_check_refuses_a_hostname_that_is_no_host_name (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (ALL_NAMESPACES "hostname=-box\n");
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 1);
+  d = expect_error (diags, "hostname='-box'", 3, 10);
+  assert_string_equal (d->message, "[namespaces] hostname='-box' is no host name: 1 to 64 letters, "
+                       "digits, '-' and '.', not starting with '-' or '.'");
+}
+
+static void
+test_check_refuses_a_hostname_without_a_uts_namespace (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[namespaces]\nunshare=user;ipc;pid;net;uts;cgroup\nshare=uts\nhostname=box\n");
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 1);
+  d = expect_error (diags, "hostname=", 4, 10);
+  assert_string_equal (d->message, "[namespaces] hostname= needs a uts namespace of the sandbox's "
+                       "own: add uts to [namespaces] unshare=");
+}
+
+static void
+test_check_accepts_a_hostname_with_a_uts_namespace (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (ALL_NAMESPACES "hostname=build-1.example\n");
+
+  expect_n_diags (diags, 0);
+}
+
+static void
+test_check_refuses_limits_below_what_the_helper_needs (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[limits]\nopen-files=15\npids=7\nswap=1G\n" ALL_NAMESPACES);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 3);
+  d = expect_error (diags, "open-files", 2, 12);
+  assert_string_equal (d->message, "[limits] open-files is at least 16 (cordon's helper holds and "
+                       "opens fds of its own first)");
+  d = expect_error (diags, "pids", 3, 6);
+  assert_string_equal (d->message, "[limits] pids is at least 8 (bwrap's, cordon's helper's and its "
+                       "checks' processes come first)");
+  d = expect_error (diags, "swap", 4, 6);
+  assert_string_equal (d->message, "[limits] swap= is the swap allowed beside memory=: set memory= too");
+}
+
+static void
+test_check_accepts_limits_at_their_least (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[limits]\nopen-files=16\npids=8\nmemory=1G\nswap=1G\n"
+                                              ALL_NAMESPACES);
+  g_autoptr(CordonDiagnostics) lifted = check ("[limits]\npids=none\nmemory=none\nswap=1G\n"
+                                               ALL_NAMESPACES);
+
+  expect_n_diags (diags, 0);
+  expect_n_diags (lifted, 0);
+}
+
+static void
+test_check_refuses_scratch_beside_the_hosts_dev_shm (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[limits]\nscratch=512M\n[filesystem]\nread-only-try=/dev/shm/\n" ALL_NAMESPACES);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 1);
+  d = expect_error (diags, "scratch=", 2, 9);
+  assert_string_equal (d->message, "[limits] scratch= sizes /dev/shm, which mem/t.policy:4:15 binds "
+                       "from the host: give the sandbox a /dev/shm of its own, or leave scratch= out");
+}
+
+static void
+test_check_accepts_scratch_with_a_dev_shm_of_its_own (void **state)
+{
+  g_autoptr(CordonDiagnostics) sized = check ("[limits]\nscratch=512M\n[filesystem]\ntmpfs=/dev/shm\n"
+                                              ALL_NAMESPACES);
+  g_autoptr(CordonDiagnostics) unsized = check ("[filesystem]\nread-only=/dev/shm\n" ALL_NAMESPACES);
+
+  expect_n_diags (sized, 0);
+  expect_n_diags (unsized, 0);
+}
+
+/* --- credentials and the host's programs --------------------------------- */
+
+static void
+test_check_warns_about_a_read_only_bind_of_a_credential_store (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[filesystem]\nread-only=/usr;${HOME}/.ssh\n" ALL_NAMESPACES);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 1);
+  d = expect_warning (diags, "${HOME}/.ssh", 2, 16);
+  assert_string_equal (d->message, "read-only '${HOME}/.ssh' shows the sandbox the credential store "
+                       "'${HOME}/.ssh': the keys and tokens there can be read and used; bind only the "
+                       "entries needed, or hide it with [secrets] mask=");
+}
+
+static void
+test_check_warns_about_a_bind_of_a_directory_holding_stores (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nread-only-try=${HOME}/.config\nwritable=${HOME}/.docker/\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 2);
+  expect_warning (diags, "read-only-try '${HOME}/.config' shows the sandbox the credential store "
+                  "'${HOME}/.config/gh' and 4 more: ", 2, 15);
+  expect_warning (diags, "writable '${HOME}/.docker/' shows the sandbox the credential store "
+                  "'${HOME}/.docker/config.json': ", 3, 10);
+}
+
+static void
+test_check_warns_about_a_store_below_a_home_spelt_out (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[filesystem]\nread-only=/home/u/.aws\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 1);
+  expect_warning (diags, "read-only '/home/u/.aws' shows the sandbox the credential store "
+                  "'${HOME}/.aws': ", 2, 11);
+}
+
+/* An entry chosen inside a store, a neighbour sharing a prefix, a
+ * directory that holds none; and stores hidden after the bind, by a
+ * mask (last) or a hidden directory below it. */
+static void
+test_check_does_not_flag_binds_that_show_no_store (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nread-only=${HOME}/.ssh/known_hosts;${HOME}/.sshx;${HOME}/.cargo/bin;/\n"
+    "read-only-try=${HOME}/.config;${HOME}/.local\nhide=${HOME}/.local/share\n"
+    "[secrets]\nmask=${HOME}/.config/*\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 0);
+}
+
+/* The stores are desktop-readonly-home's masks, read from its embedded
+ * copy: a list check keeps of its own would drift from them. */
+static void
+test_check_takes_the_stores_from_desktop_readonly_home (void **state)
+{
+  const char * const *stores = cordon_credentials_stores ();
+
+  assert_non_null (stores);
+  assert_true (g_strv_contains (stores, "${HOME}/.ssh"));
+  assert_true (g_strv_contains (stores, "${HOME}/.git-credentials"));
+  assert_true (g_strv_contains (stores, "${HOME}/.password-store"));
+  assert_false (g_strv_contains (stores, "${HOME}/.cache"));
+}
+
+static void
+test_check_warns_about_an_allowed_credential_variable (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[environment]\nallow=TERM;GITHUB_TOKEN;MY_*_SECRET;AWS_*;GH*;OPENAI_API_KEY\n" ALL_NAMESPACES);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 5);
+  d = expect_warning (diags, "'GITHUB_TOKEN'", 2, 12);
+  assert_string_equal (d->message, "'GITHUB_TOKEN' is allowed and looks like a credential (as "
+                       "'*_TOKEN' does): the sandbox can read its value and use it");
+  expect_warning (diags, "'MY_*_SECRET' is allowed and looks like a credential (as '*_SECRET*' does)",
+                  2, 25);
+  d = expect_warning (diags, "'AWS_*'", 2, 37);
+  assert_string_equal (d->message, "'AWS_*' is allowed and can pass the credential "
+                       "'AWS_SECRET_ACCESS_KEY': the sandbox can read its value and use it");
+  expect_warning (diags, "'GH*' is allowed and can pass the credential 'GH_TOKEN'", 2, 43);
+  expect_warning (diags, "'OPENAI_API_KEY' is allowed and looks like a credential (as '*_KEY' does)",
+                  2, 47);
+}
+
+/* A glob's own wildcards spell out no credential: LC_* could match an
+ * LC_KEY no one sets. */
+static void
+test_check_does_not_flag_variables_that_hold_no_credential (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[environment]\nallow=LC_*;AWS_REGION;TOKENIZERS_PARALLELISM;KEYMAP;PATH;XDG_*\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 0);
+}
+
+static void
+test_check_knows_each_well_known_credential_by_its_glob (void **state)
+{
+  const char * const *names = cordon_credentials_env_names ();
+
+  for (guint i = 0; names[i] != NULL; i++)
+    if (cordon_credentials_env_glob (names[i]) == NULL)
+      fail_msg ("'%s' matches none of the credential globs", names[i]);
+}
+
+static void
+test_check_warns_about_a_writable_directory_of_the_hosts_programs (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nwritable=/usr/local;/opt/tool\nwritable-try=/etc/cron.d;/var/lib/dpkg\n" ALL_NAMESPACES);
+  const CordonDiagnostic *d;
+
+  expect_n_diags (diags, 4);
+  d = expect_warning (diags, "'/usr/local'", 2, 10);
+  assert_string_equal (d->message, "writable '/usr/local' is where the host's programs live: code the "
+                       "sandbox leaves there runs later on the host, as root when root runs it");
+  expect_warning (diags, "writable '/opt/tool' is where the host's programs live", 2, 21);
+  expect_warning (diags, "writable-try '/etc/cron.d' is where the host's programs live", 3, 14);
+  expect_warning (diags, "writable-try '/var/lib/dpkg' is where the host's programs live", 3, 26);
+}
+
+static void
+test_check_does_not_flag_writable_paths_the_host_runs_nothing_from (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check (
+    "[filesystem]\nwritable=/var/www;/srv/x;/usr2;/run/user/1000/app;/tmp/w;${WORKDIR}\n"
+    "read-only=/usr/local;/opt\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 0);
 }
 
 /* --- authority ---------------------------------------------------------- */
@@ -469,6 +722,25 @@ main (void)
     cmocka_unit_test (test_check_reports_socket_mask_covering_writable),
     cmocka_unit_test (test_check_reports_writable_root),
     cmocka_unit_test (test_check_reports_writable_root_spelled_with_extra_slashes),
+    cmocka_unit_test (test_check_refuses_a_writable_system_directory),
+    cmocka_unit_test (test_check_does_not_refuse_a_path_beside_or_under_a_variable),
+    cmocka_unit_test (test_check_refuses_a_hostname_that_is_no_host_name),
+    cmocka_unit_test (test_check_refuses_a_hostname_without_a_uts_namespace),
+    cmocka_unit_test (test_check_accepts_a_hostname_with_a_uts_namespace),
+    cmocka_unit_test (test_check_refuses_limits_below_what_the_helper_needs),
+    cmocka_unit_test (test_check_accepts_limits_at_their_least),
+    cmocka_unit_test (test_check_refuses_scratch_beside_the_hosts_dev_shm),
+    cmocka_unit_test (test_check_accepts_scratch_with_a_dev_shm_of_its_own),
+    cmocka_unit_test (test_check_warns_about_a_read_only_bind_of_a_credential_store),
+    cmocka_unit_test (test_check_warns_about_a_bind_of_a_directory_holding_stores),
+    cmocka_unit_test (test_check_warns_about_a_store_below_a_home_spelt_out),
+    cmocka_unit_test (test_check_does_not_flag_binds_that_show_no_store),
+    cmocka_unit_test (test_check_takes_the_stores_from_desktop_readonly_home),
+    cmocka_unit_test (test_check_warns_about_an_allowed_credential_variable),
+    cmocka_unit_test (test_check_does_not_flag_variables_that_hold_no_credential),
+    cmocka_unit_test (test_check_knows_each_well_known_credential_by_its_glob),
+    cmocka_unit_test (test_check_warns_about_a_writable_directory_of_the_hosts_programs),
+    cmocka_unit_test (test_check_does_not_flag_writable_paths_the_host_runs_nothing_from),
     cmocka_unit_test (test_check_accepts_mask_listening_true),
     cmocka_unit_test (test_check_accepts_mask_listening_false),
     cmocka_unit_test (test_check_warns_about_an_allowed_socket),
