@@ -27,8 +27,9 @@
  * keeper only relays: it writes "P<pid>\n" (bwrap's pid) or "E<errno>\n"
  * (bwrap could not be started) on LIFE_FD, and ends as bwrap ended, with
  * its exit code or by its signal, so cordon reads bwrap's status as its
- * own child's. It ignores the signals a terminal sends, which are
- * cordon's to forward.
+ * own child's; just before, it writes what the sandbox used ("U", the
+ * rusage of all it reaped: bwrap and everything below). It ignores the
+ * signals a terminal sends, which are cordon's to forward.
  *
  * With --stage (a root caller's sandbox, run as another user: see
  * src/identity.c), FD is a sealed memfd of instructions (src/stage.h) and
@@ -168,6 +169,29 @@ teardown (pid_t bwrap,
   cordon_keeper_cgroups_end (cg, -1, now_ms () + TEARDOWN_LIMIT_MS);
   cordon_keeper_placeholders_end (ph);
   return 137;
+}
+
+/* What bwrap and every process below it used: getrusage's count of the
+ * keeper's children, which is theirs once all are reaped (bwrap's own
+ * count holds what it reaped; an orphan came here, a subreaper, and was
+ * reaped here). The keeper's own time is not in it. RUSAGE_CHILDREN's
+ * ru_maxrss is the largest resident set of any one of them, in KiB. */
+static void
+say_usage (int fd)
+{
+  struct rusage ru;
+  char buf[96];
+  int n;
+
+  if (getrusage (RUSAGE_CHILDREN, &ru) != 0)
+    return;
+  n = snprintf (buf, sizeof buf, "%c%lld %lld %ld\n", (char) CORDON_KEEPER_USAGE,
+                (long long) ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
+                (long long) ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_maxrss);
+  if (n <= 0 || (size_t) n >= sizeof buf)
+    return;
+  while (write (fd, buf, (size_t) n) < 0 && errno == EINTR)
+    ;
 }
 
 /* Ends this process as bwrap ended: its exit code, or its signal. */
@@ -644,6 +668,9 @@ watch (const Keeper *k,
           {
             end_children ();
             cordon_keeper_cgroups_end ((KeeperCgroups *) &k->cgroups, k->life_fd, now_ms () + TEARDOWN_LIMIT_MS);
+            /* Every process of the sandbox is reaped now (the cgroups'
+             * last ones too): what they used is complete. */
+            say_usage (k->life_fd);
             cordon_keeper_placeholders_end ((KeeperPlaceholders *) &k->placeholders);
             return relay (status);
           }

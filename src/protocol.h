@@ -3,8 +3,9 @@
  * place, so that neither side can spell a word the other does not know.
  * cordon starts cordon-keeper with bwrap's fds at fixed numbers; the
  * keeper answers on its socket with one word ("P<pid>", "E<errno>",
- * "S<errno>") and hears one byte back ("R") once the sandbox is
- * released. Inside, cordon-exec reads the verification spec, reports one
+ * "S<errno>"), hears one byte back ("R") once the sandbox is released,
+ * and says what the sandbox's cgroups counted ("C") and what its
+ * processes used ("U") before it ends. Inside, cordon-exec reads the verification spec, reports one
  * line per check and a status word, and waits for cordon's word ("G")
  * before it runs the command. Plain C: the helpers include it. */
 #pragma once
@@ -57,6 +58,8 @@ typedef enum
   CORDON_KEEPER_COUNTER = 'C',     /* "C<I> FILE TEXT": a counter of cgroup I after the run,
                                     * its lines joined by ';' (any number, before the keeper ends) */
   CORDON_KEEPER_PLACEHOLDER_ERRNO = 'H', /* "H<errno> WHAT NAME": a placeholder could not be made */
+  CORDON_KEEPER_USAGE = 'U',       /* "U<USER-US> <SYSTEM-US> <MAX-RSS-KIB>": what bwrap and all below
+                                    * it used (getrusage RUSAGE_CHILDREN), its last word */
 } CordonKeeperWord;
 
 /* The longest word, its newline included (a longer reason is cut). */

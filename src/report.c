@@ -5,7 +5,8 @@
  * plan->envp holds the values and is never read here, because a report is
  * meant to be shared and a value may be a credential. Every string goes
  * through one helper that repairs invalid UTF-8, since paths and names come
- * from the host and json-glib expects UTF-8. */
+ * from the host and json-glib expects UTF-8. The shape is the one
+ * data/report.schema.json describes, of CORDON_REPORT_SCHEMA_VERSION. */
 #include "config.h"
 
 #include <string.h>
@@ -45,6 +46,10 @@ cordon_report_clear (CordonReport *report)
   g_clear_pointer (&report->overrides, g_ptr_array_unref);
   g_clear_pointer (&report->degradations, g_ptr_array_unref);
   g_clear_pointer (&report->failure_message, g_free);
+  g_clear_pointer (&report->started_at, g_date_time_unref);
+  g_clear_pointer (&report->ended_at, g_date_time_unref);
+  g_clear_pointer (&report->workdir, g_free);
+  g_clear_pointer (&report->argv, g_strfreev);
 }
 
 /* Each file name and text is followed by a NUL so that moving bytes from
@@ -127,6 +132,48 @@ add_string_array (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* NULL is null, not an empty array: "not known", apart from "none". */
+static void
+add_strv_or_null (JsonBuilder *b,
+                  const char *member,
+                  const char * const *strings)
+{
+  json_builder_set_member_name (b, member);
+  if (strings == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (guint i = 0; strings[i] != NULL; i++)
+    add_string (b, NULL, strings[i]);
+  json_builder_end_array (b);
+}
+
+/* RFC 3339 in UTC with milliseconds, "2024-05-01T12:34:56.789Z": a fixed
+ * width, so that the text sorts as the time does. The milliseconds are
+ * cut, not rounded: a time never reads later than it was. */
+static void
+add_timestamp (JsonBuilder *b,
+               const char *member,
+               GDateTime *time)
+{
+  g_autoptr(GDateTime) utc = NULL;
+  g_autofree char *seconds = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_set_member_name (b, member);
+  if (time == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  utc = g_date_time_to_utc (time);
+  seconds = g_date_time_format (utc, "%Y-%m-%dT%H:%M:%S");
+  text = g_strdup_printf ("%s.%03dZ", seconds, g_date_time_get_microsecond (utc) / 1000);
+  json_builder_add_string_value (b, text);
+}
+
 /* --- sections ------------------------------------------------------------ */
 
 static void
@@ -178,6 +225,28 @@ add_env_names (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* Why each dropped variable was dropped, in the order of "dropped": the
+ * decision's reason names a rule or a socket, never a value. */
+static void
+add_drop_reasons (JsonBuilder *b,
+                  const CordonPlan *plan)
+{
+  json_builder_set_member_name (b, "dropped_reasons");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < plan->env_decisions->len; i++)
+    {
+      const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
+
+      if (d->passed)
+        continue;
+      json_builder_begin_object (b);
+      add_string (b, "name", d->name);
+      add_string (b, "reason", d->reason);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 add_environment (JsonBuilder *b,
                  const CordonPlan *plan)
@@ -191,6 +260,7 @@ add_environment (JsonBuilder *b,
   json_builder_begin_object (b);
   add_env_names (b, "passed", plan, TRUE);
   add_env_names (b, "dropped", plan, FALSE);
+  add_drop_reasons (b, plan);
   json_builder_end_object (b);
 }
 
@@ -360,6 +430,23 @@ outcome_name (CordonOutcome outcome)
   return outcome_names[outcome];
 }
 
+/* The outcome of a run that stopped before cordon supervised bwrap: the
+ * stage that failed, as "launch-failed" and "verify-failed" name theirs.
+ * verify and audit fail only with a result, so they are not here. */
+static const char *
+failure_outcome (const char *failure_reason)
+{
+  static const char * const names[][2] = {
+    { "usage", "usage-failed" }, { "policy", "policy-failed" }, { "host", "host-failed" },
+    { "probe", "probe-failed" }, { "launch", "launch-failed" },
+  };
+
+  for (guint i = 0; failure_reason != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (names[i][0], failure_reason))
+      return names[i][1];
+  return NULL;
+}
+
 /* child_pid .. exec_errno. Without a result the command never started,
  * so everything but exit_status is unknown. */
 static void
@@ -376,7 +463,7 @@ add_run (JsonBuilder *b,
                    r != NULL ? r->term_signal : 0);
   json_builder_set_member_name (b, "timed_out");
   json_builder_add_boolean_value (b, r != NULL && r->outcome == CORDON_OUTCOME_TIMED_OUT);
-  add_string (b, "outcome", r != NULL ? outcome_name (r->outcome) : NULL);
+  add_string (b, "outcome", r != NULL ? outcome_name (r->outcome) : failure_outcome (report->failure_reason));
   add_int_or_null (b, "exec_errno", r != NULL && r->exec_errno != 0,
                    r != NULL ? r->exec_errno : 0);
 }
@@ -435,6 +522,25 @@ add_durations (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
+/* What the sandbox's processes used, as the keeper counted them (see
+ * CordonUsage): null when it did not say, or the sandbox never ran. */
+static void
+add_usage (JsonBuilder *b,
+           const CordonRunResult *r)
+{
+  json_builder_set_member_name (b, "usage");
+  if (r == NULL || !r->usage.known)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  add_ms_or_null (b, "user_ms", TRUE, r->usage.user_us);
+  add_ms_or_null (b, "system_ms", TRUE, r->usage.system_us);
+  add_size (b, "max_rss_kib", TRUE, r->usage.max_rss_kib);
+  json_builder_end_object (b);
+}
+
 /* The post-run audit: how far it walked, and "planted", what the
  * sandbox left for the host (null: not audited). */
 static void
@@ -488,7 +594,13 @@ cordon_report_to_json (const CordonReport *report)
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
+  json_builder_set_member_name (b, "schema_version");
+  json_builder_add_int_value (b, CORDON_REPORT_SCHEMA_VERSION);
   add_string (b, "cordon_version", PACKAGE_VERSION);
+  add_timestamp (b, "started_at", report->started_at);
+  add_timestamp (b, "ended_at", report->ended_at);
+  add_string (b, "workdir", report->workdir);
+  add_strv_or_null (b, "argv", (const char * const *) report->argv);
   add_policy (b, report);
   add_string_array (b, "overrides", report->overrides);
   add_probe (b, report->probe);
@@ -506,6 +618,7 @@ cordon_report_to_json (const CordonReport *report)
   add_audit (b, report);
   add_failure (b, report);
   add_durations (b, report);
+  add_usage (b, report->result);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);

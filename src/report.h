@@ -16,8 +16,17 @@
 
 G_BEGIN_DECLS
 
+/* The version of the report's shape (its first member): raised when a
+ * member is removed or changes meaning, so that a reader can tell.
+ * data/report.schema.json describes it. */
+#define CORDON_REPORT_SCHEMA_VERSION 1
+
 typedef struct
 {
+  GDateTime *started_at;        /* when cordon run (or verify) began, UTC */
+  GDateTime *ended_at;          /* when the run ended, before the report was written */
+  char *workdir;                /* absolute; NULL when cordon stopped before reading it */
+  GStrv argv;                   /* the command as given; NULL for cordon verify, or before */
   const char *policy_name;
   char *policy_sha256;          /* of the resolved sources, in merge order */
   GPtrArray *overrides;         /* char*: "--allow-env NAME", ... (no values) */

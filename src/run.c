@@ -58,6 +58,8 @@ cordon_run_init (CordonRun *run)
   memset (run, 0, sizeof *run);
   cordon_report_init (&run->report);
   cordon_audit_init (&run->audit);
+  /* main makes the run first of all: this is when cordon began. */
+  run->report.started_at = g_date_time_new_now_utc ();
 }
 
 void
@@ -88,6 +90,8 @@ run_finish (CordonRun *run,
 {
   g_autoptr(GError) error = NULL;
 
+  g_clear_pointer (&run->report.ended_at, g_date_time_unref);
+  run->report.ended_at = g_date_time_new_now_utc ();
   run->report.exit_status = status;
   run->report.plan = run->plan;
   if (run->plan != NULL)
@@ -336,6 +340,9 @@ gather_facts (CordonRun *run,
   run->facts = cordon_host_facts_new ("", options->environ, options->workdir, &error);
   if (run->facts == NULL)
     return fail_with (run, CORDON_FAILURE_HOST, error);
+  /* The directory the sandbox binds: the real path. */
+  g_free (run->report.workdir);
+  run->report.workdir = g_strdup (run->facts->workdir);
   found = cordon_host_facts_find_programs (run->facts, options->bwrap,
                                            options->purpose != CORDON_RUN_SHOW, &error);
   if (options->purpose == CORDON_RUN_SHOW)
@@ -863,11 +870,29 @@ launch (CordonRun *run,
   return run_result (run);
 }
 
+/* What the report names of the invocation before anything else is
+ * known: the workdir as given, made absolute (the host facts replace it
+ * with its real path), and the command, none for cordon verify. */
+static void
+record_invocation (CordonRun *run,
+                   const CordonRunOptions *options)
+{
+  static const char * const none[] = { NULL };
+  g_autofree char *cwd = g_get_current_dir ();
+
+  g_free (run->report.workdir);
+  run->report.workdir = g_canonicalize_filename (options->workdir != NULL ? options->workdir : cwd, cwd);
+  g_clear_pointer (&run->report.argv, g_strfreev);
+  if (options->purpose == CORDON_RUN_COMMAND)
+    run->report.argv = g_strdupv ((char **) (options->command != NULL ? options->command : none));
+}
+
 /* The whole run: prepare, launch, supervise, report. Its exit status. */
 int
 cordon_run_execute (CordonRun *run,
                     const CordonRunOptions *options)
 {
+  record_invocation (run, options);
   if (options->command == NULL || options->command[0] == NULL)
     return cordon_run_fail (run, CORDON_FAILURE_USAGE, "run: name a command after '--'");
   if (!cordon_run_prepare (run, options))

@@ -434,11 +434,35 @@ on_signal (Supervisor *sv)
 }
 
 
-/* The keeper's last lines, the counters of the sandbox's cgroups: all
- * written before it ended (it is reaped), so none is waited for. */
+/* "USER-US SYSTEM-US MAX-RSS-KIB", the text of the keeper's "U": three
+ * decimal numbers, one space apart, and nothing else. A word that is not
+ * exactly that leaves the usage unknown, never partly guessed. */
+gboolean
+cordon_supervisor_parse_usage (const char *text,
+                               CordonUsage *out_usage)
+{
+  g_auto(GStrv) fields = g_strsplit (text, " ", -1);
+  guint64 values[3];
+
+  if (g_strv_length (fields) != G_N_ELEMENTS (values))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    if (!g_ascii_string_to_unsigned (fields[i], 10, 0, G_MAXINT64, &values[i], NULL))
+      return FALSE;
+  out_usage->known = TRUE;
+  out_usage->user_us = values[0];
+  out_usage->system_us = values[1];
+  out_usage->max_rss_kib = values[2];
+  return TRUE;
+}
+
+/* The keeper's last lines, the counters of the sandbox's cgroups (into
+ * `stats`, when given) and what its processes used: all written before
+ * it ended (it is reaped), so none is waited for. */
 static void
-read_counters (int life_fd,
-               CordonCgroupStats *stats)
+read_keeper_words (int life_fd,
+                   CordonCgroupStats *stats,
+                   CordonUsage *usage)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_auto(GStrv) lines = NULL;
@@ -450,8 +474,10 @@ read_counters (int life_fd,
       g_string_append_len (text, buf, n);
   lines = g_strsplit (text->str, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
-    if (lines[i][0] == CORDON_KEEPER_COUNTER)
+    if (lines[i][0] == CORDON_KEEPER_COUNTER && stats != NULL)
       cordon_cgroup_stats_take_line (stats, lines[i] + 1);
+    else if (lines[i][0] == CORDON_KEEPER_USAGE && !cordon_supervisor_parse_usage (lines[i] + 1, usage))
+      memset (usage, 0, sizeof *usage);
 }
 
 static void
@@ -613,8 +639,8 @@ cordon_supervise (CordonLaunch *launch,
    * background job of the command) ends with it. */
   kill_everything (&sv);
   fill_result (&sv, out_result);
-  if (options->counters != NULL && launch->life_fd >= 0)
-    read_counters (launch->life_fd, options->counters);
+  if (launch->life_fd >= 0)
+    read_keeper_words (launch->life_fd, options->counters, &out_result->usage);
   close (sv.sigfd);
   close (sv.timerfd);
   clear_fd (&launch->go_fd);

@@ -39,6 +39,17 @@ typedef struct
   CordonCgroupStats *counters; /* where the keeper's counters of the cgroups go, or NULL */
 } CordonSuperviseOptions;
 
+/* What bwrap and every process below it used, as the keeper's
+ * getrusage (RUSAGE_CHILDREN) counted them once it had reaped them all
+ * (see src/cordon-keeper.c): unknown when the keeper did not say. */
+typedef struct
+{
+  gboolean known;
+  guint64 user_us;          /* CPU time in user mode */
+  guint64 system_us;        /* CPU time in the kernel */
+  guint64 max_rss_kib;      /* the largest resident set of any one of them */
+} CordonUsage;
+
 typedef struct
 {
   CordonOutcome outcome;
@@ -51,6 +62,7 @@ typedef struct
   guint64 launch_us;        /* fork to "ready" */
   guint64 run_us;           /* "ready" to exit */
   guint n_killed;           /* processes killed at teardown */
+  CordonUsage usage;        /* the keeper's word "U", after the run */
 } CordonRunResult;
 
 /* What the supervisor saw of one run, from which the result follows:
@@ -77,5 +89,7 @@ gboolean cordon_supervise (CordonLaunch *launch,
                            GError **error);
 void cordon_supervisor_fill_result (const CordonRunFacts *facts,
                                     CordonRunResult *out_result);
+gboolean cordon_supervisor_parse_usage (const char *text,
+                                        CordonUsage *out_usage);
 
 G_END_DECLS

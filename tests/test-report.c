@@ -21,10 +21,12 @@
 #include <json-glib/json-glib.h>
 
 #include "cordon-error.h"
+#include "fixture-host.h"
 #include "mem-store.h"
 #include "policy-parse.h"
 #include "report.h"
 #include "report-target.h"
+#include "run.h"
 
 /* --- fixture ------------------------------------------------------------ */
 
@@ -234,9 +236,10 @@ test_report_lists_every_member_in_schema_order (void **state)
   for (GList *l = names; l != NULL; l = l->next)
     g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
   assert_string_equal (joined->str,
-                       "cordon_version,policy,overrides,probe,proc,degradations,identity,"
+                       "schema_version,cordon_version,started_at,ended_at,workdir,argv,policy,overrides,probe,proc,"
+                       "degradations,identity,"
                        "environment,masked,hidden,skipped,abstract_sockets,limits,verification,child_pid,exit_status,signal,timed_out,"
-                       "outcome,exec_errno,audit,planted,failure,durations_ms");
+                       "outcome,exec_errno,audit,planted,failure,durations_ms,usage");
 }
 
 /* Not audited: both null. Audited: how far, and each finding with where
@@ -283,6 +286,101 @@ test_report_states_the_cordon_version (void **state)
   g_autoptr(JsonNode) root = report_json (&f->report);
 
   assert_member_string (root, "cordon_version", PACKAGE_VERSION);
+}
+
+/* The names of an object's members, in order, joined by ','. */
+static char *
+joined_members (JsonNode *object)
+{
+  g_autoptr(GList) names = json_object_get_members (json_node_get_object (object));
+  g_autoptr(GString) joined = g_string_new (NULL);
+
+  for (GList *l = names; l != NULL; l = l->next)
+    g_string_append_printf (joined, "%s%s", l == names ? "" : ",", (char *) l->data);
+  return g_strdup (joined->str);
+}
+
+/* The first member, an integer, so that a reader can tell the shape
+ * before it reads anything else. */
+static void
+test_report_states_the_schema_version_first (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  g_autoptr(GList) names = json_object_get_members (json_node_get_object (root));
+
+  assert_string_equal (names->data, "schema_version");
+  assert_member_int (root, "schema_version", 1);
+}
+
+/* A time at `usec` microseconds past 2024-05-01 12:34:56 in `tz`. */
+static GDateTime *
+time_at (const char *tz,
+         int usec)
+{
+  g_autoptr(GTimeZone) zone = g_time_zone_new_identifier (tz);
+  g_autoptr(GDateTime) whole = g_date_time_new (zone, 2024, 5, 1, 12, 34, 56);
+
+  return g_date_time_add (whole, usec);
+}
+
+/* RFC 3339 in UTC, milliseconds always three digits and cut, never
+ * rounded up into the next second. */
+static void
+test_report_gives_the_times_in_utc_with_milliseconds (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.started_at = time_at ("+02:00", 999999);
+  f->report.ended_at = time_at ("Z", 5000);
+  root = report_json (&f->report);
+  assert_member_string (root, "started_at", "2024-05-01T10:34:56.999Z");
+  assert_member_string (root, "ended_at", "2024-05-01T12:34:56.005Z");
+}
+
+static void
+test_report_writes_null_for_a_time_not_known (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = report_json (&f->report);
+
+  assert_member_null (root, "started_at");
+  assert_member_null (root, "ended_at");
+}
+
+static void
+test_report_gives_the_workdir_and_the_command_as_given (void **state)
+{
+  Fixture *f = *state;
+  const char * const argv[] = { "sh", "-c", "exit 3", "", "caf\xe9", NULL };
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *joined = NULL;
+
+  f->report.workdir = g_strdup ("/w/job");
+  f->report.argv = g_strdupv ((char **) argv);
+  root = report_json (&f->report);
+  assert_member_string (root, "workdir", "/w/job");
+  joined = string_array (root, "argv");
+  /* The empty word stays; a byte that is not UTF-8 is repaired. */
+  assert_string_equal (joined, "sh,-c,exit 3,,caf\xef\xbf\xbd");
+}
+
+/* No command (cordon verify) is null, apart from an empty command. */
+static void
+test_report_writes_null_argv_without_a_command (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) none = report_json (&f->report);
+  g_autoptr(JsonNode) empty = NULL;
+  g_autofree char *joined = NULL;
+
+  assert_member_null (none, "argv");
+  assert_member_null (none, "workdir");
+  f->report.argv = g_new0 (char *, 1);
+  empty = report_json (&f->report);
+  joined = string_array (empty, "argv");
+  assert_string_equal (joined, "");
 }
 
 static void
@@ -403,6 +501,30 @@ test_report_sorts_variable_names_into_passed_and_dropped (void **state)
   dropped = string_array (env, "dropped");
   assert_string_equal (passed, "PATH");
   assert_string_equal (dropped, "SECRET");
+}
+
+/* Each dropped variable with its decision's reason, in the order of
+ * "dropped"; a passed one is not there. */
+static void
+test_report_gives_why_each_variable_was_dropped (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *members = NULL;
+  JsonArray *reasons;
+
+  add_decision (f->plan, "TOKEN", FALSE, "dropped: never-pass (runs code of the caller's choosing)");
+  root = report_json (&f->report);
+  members = joined_members (member (root, "environment"));
+  assert_string_equal (members, "passed,dropped,dropped_reasons");
+  reasons = json_node_get_array (member (member (root, "environment"), "dropped_reasons"));
+  assert_int_equal (json_array_get_length (reasons), 2);
+  assert_member_string (json_array_get_element (reasons, 0), "name", "SECRET");
+  assert_member_string (json_array_get_element (reasons, 0), "reason", "not allowed");
+  assert_member_string (json_array_get_element (reasons, 1), "name", "TOKEN");
+  assert_member_string (json_array_get_element (reasons, 1), "reason",
+                        "dropped: never-pass (runs code of the caller's choosing)");
+  assert_int_equal (json_object_get_size (json_array_get_object_element (reasons, 0)), 2);
 }
 
 /* The plan's envp holds "SECRET=hunter2" and "PATH=/usr/bin:/bin": a
@@ -738,6 +860,82 @@ test_report_without_a_result_writes_null_run_members (void **state)
   assert_member_null (member (root, "durations_ms"), "run");
 }
 
+/* A run that stopped before cordon supervised bwrap: the outcome names
+ * the stage that failed, as launch-failed and verify-failed do. */
+static void
+test_report_names_the_failed_stage_as_the_outcome_without_a_result (void **state)
+{
+  Fixture *f = *state;
+  static const char * const stages[][2] = {
+    { "usage", "usage-failed" }, { "policy", "policy-failed" }, { "host", "host-failed" },
+    { "probe", "probe-failed" }, { "launch", "launch-failed" },
+  };
+
+  f->report.result = NULL;
+  f->report.exit_status = 125;
+  for (guint i = 0; i < G_N_ELEMENTS (stages); i++)
+    {
+      g_autoptr(JsonNode) root = NULL;
+
+      f->report.failure_reason = stages[i][0];
+      root = report_json (&f->report);
+      assert_member_string (root, "outcome", stages[i][1]);
+      assert_member_int (root, "exit_status", 125);
+    }
+}
+
+/* A result's outcome is the command's, whatever the failure: an audit
+ * that fails the run does not hide that the command exited. */
+static void
+test_report_keeps_the_outcome_of_a_result_beside_a_failure (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+
+  f->report.failure_reason = "audit";
+  f->report.exit_status = 125;
+  root = report_json (&f->report);
+  assert_member_string (root, "outcome", "exited");
+}
+
+/* What the keeper said the sandbox used: CPU in milliseconds (with a
+ * fraction), the largest resident set in KiB. */
+static void
+test_report_gives_what_the_sandbox_used (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *members = NULL;
+  JsonNode *usage;
+
+  f->result.usage = (CordonUsage) { TRUE, 12500, 250, 40960 };
+  root = report_json (&f->report);
+  usage = member (root, "usage");
+  assert_true (JSON_NODE_HOLDS_OBJECT (usage));
+  members = joined_members (usage);
+  assert_string_equal (members, "user_ms,system_ms,max_rss_kib");
+  assert_member_double (usage, "user_ms", 12.5);
+  assert_member_double (usage, "system_ms", 0.25);
+  assert_member_int (usage, "max_rss_kib", 40960);
+}
+
+/* Unknown (the keeper said nothing) or never run: null, not zeros. */
+static void
+test_report_writes_null_usage_when_it_is_not_known (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonNode) unknown = NULL;
+  g_autoptr(JsonNode) never = NULL;
+
+  f->result.usage = (CordonUsage) { FALSE, 0, 0, 0 };
+  unknown = report_json (&f->report);
+  assert_member_null (unknown, "usage");
+  f->result.usage = (CordonUsage) { TRUE, 1, 1, 1 };
+  f->report.result = NULL;
+  never = report_json (&f->report);
+  assert_member_null (never, "usage");
+}
+
 static void
 test_report_gives_durations_in_milliseconds (void **state)
 {
@@ -963,6 +1161,139 @@ test_report_write_fails_with_an_error_for_an_unwritable_path (void **state)
   assert_int_equal (g_rmdir (dir), 0);
 }
 
+/* --- the schema ---------------------------------------------------------- */
+
+/* The object at `path`, its steps '/'-separated: a member's name, or
+ * an array's index. */
+static JsonObject *
+schema_object (JsonObject *object,
+               const char *path)
+{
+  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      JsonNode *n = json_object_get_member (object, parts[i]);
+      guint64 index;
+
+      if (n != NULL && JSON_NODE_HOLDS_ARRAY (n) && parts[i + 1] != NULL
+          && g_ascii_string_to_unsigned (parts[i + 1], 10, 0, G_MAXUINT, &index, NULL)
+          && index < json_array_get_length (json_node_get_array (n)))
+        {
+          n = json_array_get_element (json_node_get_array (n), (guint) index);
+          i++;
+        }
+      if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
+        fail_msg ("the schema has no object at %s", path);
+      object = json_node_get_object (n);
+    }
+  return object;
+}
+
+/* The enum at `path` (through "oneOf" to its first branch), joined by
+ * ','; a null in it as "null". */
+static char *
+schema_enum (JsonObject *schema,
+             const char *path)
+{
+  JsonObject *at = schema_object (schema, path);
+  g_autoptr(GString) joined = g_string_new (NULL);
+  JsonArray *values;
+
+  if (json_object_has_member (at, "oneOf"))
+    at = json_array_get_object_element (json_object_get_array_member (at, "oneOf"), 0);
+  if (!json_object_has_member (at, "enum"))
+    fail_msg ("no enum at %s", path);
+  values = json_object_get_array_member (at, "enum");
+  for (guint i = 0; i < json_array_get_length (values); i++)
+    {
+      JsonNode *v = json_array_get_element (values, i);
+
+      g_string_append_printf (joined, "%s%s", i > 0 ? "," : "",
+                              JSON_NODE_HOLDS_NULL (v) ? "null" : json_node_get_string (v));
+    }
+  return g_strdup (joined->str);
+}
+
+static void
+append_name (GString *names,
+             const char *name)
+{
+  g_string_append_printf (names, "%s%s", names->len > 0 ? "," : "", name);
+}
+
+/* data/report.schema.json, parsed (CORDON_SRCDIR is the source tree). */
+static JsonParser *
+load_schema (void)
+{
+  g_autofree char *path = fixture_srcdir_path ("data/report.schema.json");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  if (!json_parser_load_from_file (parser, path, &error))
+    fail_msg ("cannot read %s: %s (is CORDON_SRCDIR set?)", path, error->message);
+  return g_steal_pointer (&parser);
+}
+
+/* The schema's members are the report's, in its order. */
+static void
+test_report_schema_describes_every_member_in_order (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonParser) parser = load_schema ();
+  JsonObject *schema = json_node_get_object (json_parser_get_root (parser));
+  g_autoptr(JsonNode) root = report_json (&f->report);
+  g_autoptr(GList) props = json_object_get_members (schema_object (schema, "properties"));
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *members = joined_members (root);
+
+  for (GList *l = props; l != NULL; l = l->next)
+    append_name (names, l->data);
+  assert_string_equal (names->str, members);
+}
+
+/* Each enum of the schema holds every name cordon writes there, in the
+ * order of cordon's tables, and no other: a name added on one side only
+ * fails. */
+static void
+test_report_schema_names_every_value_cordon_writes (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(JsonParser) parser = load_schema ();
+  JsonObject *schema = json_node_get_object (json_parser_get_root (parser));
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *outcomes = NULL, *failures = NULL, *probes = NULL, *mechanisms = NULL;
+
+  for (guint i = 0; i < CORDON_OUTCOME_MAX + CORDON_FAILURE_PROBE; i++)
+    {
+      g_autoptr(JsonNode) root = NULL;
+
+      /* Each outcome of a result, then of each stage without one. */
+      f->result.outcome = MIN (i, CORDON_OUTCOME_MAX - 1);
+      f->report.result = i < CORDON_OUTCOME_MAX ? &f->result : NULL;
+      f->report.failure_reason = i < CORDON_OUTCOME_MAX ? NULL : cordon_failure_name (i - CORDON_OUTCOME_MAX + 1);
+      root = report_json (&f->report);
+      append_name (names, json_node_get_string (member (root, "outcome")));
+    }
+  outcomes = schema_enum (schema, "properties/outcome");
+  assert_string_equal (outcomes, names->str);
+  g_string_truncate (names, 0);
+  for (guint i = CORDON_FAILURE_NONE + 1; i < CORDON_FAILURE_MAX; i++)
+    append_name (names, cordon_failure_name (i));
+  failures = schema_enum (schema, "properties/failure/oneOf/0/properties/reason");
+  assert_string_equal (failures, names->str);
+  g_string_truncate (names, 0);
+  for (guint i = 0; i < CORDON_PROBE_MAX; i++)
+    append_name (names, cordon_probe_result_name (i));
+  probes = schema_enum (schema, "properties/probe/oneOf/0/properties/result");
+  assert_string_equal (probes, names->str);
+  g_string_truncate (names, 0);
+  for (guint i = 0; i < CORDON_CGROUP_MAX; i++)
+    append_name (names, cordon_cgroup_mechanism_name (i));
+  mechanisms = schema_enum (schema, "properties/limits/oneOf/0/properties/mechanism");
+  assert_string_equal (mechanisms, names->str);
+}
+
 /* --- lifetime ----------------------------------------------------------- */
 
 static void
@@ -977,12 +1308,20 @@ test_report_clear_frees_owned_members_and_may_be_repeated (void **state)
   assert_int_equal (report.overrides->len, 0);
   report.policy_sha256 = g_strdup ("x");
   report.failure_message = g_strdup ("y");
+  report.started_at = g_date_time_new_now_utc ();
+  report.ended_at = g_date_time_new_now_utc ();
+  report.workdir = g_strdup ("/w");
+  report.argv = g_strsplit ("true", " ", -1);
   report.probe = &probe;
   cordon_report_clear (&report);
   assert_null (report.policy_sha256);
   assert_null (report.overrides);
   assert_null (report.degradations);
   assert_null (report.failure_message);
+  assert_null (report.started_at);
+  assert_null (report.ended_at);
+  assert_null (report.workdir);
+  assert_null (report.argv);
   assert_ptr_equal (report.probe, &probe);
   cordon_report_clear (&report);
   cordon_report_clear (NULL);
@@ -996,6 +1335,11 @@ main (void)
     T (test_report_lists_every_member_in_schema_order),
     T (test_report_lists_what_the_audit_found),
     T (test_report_states_the_cordon_version),
+    T (test_report_states_the_schema_version_first),
+    T (test_report_gives_the_times_in_utc_with_milliseconds),
+    T (test_report_writes_null_for_a_time_not_known),
+    T (test_report_gives_the_workdir_and_the_command_as_given),
+    T (test_report_writes_null_argv_without_a_command),
     T (test_report_names_the_policy_and_its_hash),
     T (test_report_writes_null_for_an_unknown_policy),
     T (test_report_lists_overrides_and_degradations),
@@ -1005,6 +1349,7 @@ main (void)
     T (test_report_writes_null_detail_for_a_probe_without_one),
     T (test_report_writes_null_probe_when_none_was_needed),
     T (test_report_sorts_variable_names_into_passed_and_dropped),
+    T (test_report_gives_why_each_variable_was_dropped),
     T (test_report_never_contains_a_variable_value),
     T (test_report_gives_each_skipped_path_its_rule_and_reason),
     T (test_report_stays_utf8_for_a_path_that_is_not),
@@ -1021,6 +1366,10 @@ main (void)
     T (test_report_gives_the_held_limits_and_what_the_cgroups_counted),
     T (test_report_writes_null_for_a_limit_not_held_and_counters_without_cgroups),
     T (test_report_writes_null_for_a_counter_the_keeper_did_not_send),
+    T (test_report_names_the_failed_stage_as_the_outcome_without_a_result),
+    T (test_report_keeps_the_outcome_of_a_result_beside_a_failure),
+    T (test_report_gives_what_the_sandbox_used),
+    T (test_report_writes_null_usage_when_it_is_not_known),
     T (test_report_gives_durations_in_milliseconds),
     T (test_report_writes_null_failure_when_the_run_did_not_fail),
     T (test_report_names_the_reason_and_message_of_a_failure),
@@ -1033,6 +1382,8 @@ main (void)
     T (test_report_write_creates_a_private_file_of_valid_json),
     T (test_report_write_replaces_an_existing_file_with_a_private_one),
     T (test_report_write_fails_with_an_error_for_an_unwritable_path),
+    T (test_report_schema_describes_every_member_in_order),
+    T (test_report_schema_names_every_value_cordon_writes),
     cmocka_unit_test (test_report_clear_frees_owned_members_and_may_be_repeated),
   };
 #undef T

@@ -5,7 +5,8 @@
  * runner tells "the code under test failed" from "the sandbox never ran
  * it" by these numbers alone, so each case pins one outcome and its
  * status, from facts as cordon_supervise gathers them; the poll loop
- * that gathers them is left to the integration tests. */
+ * that gathers them is left to the integration tests. And the keeper's
+ * word of what the sandbox used, taken only when it is exactly that. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -327,7 +328,8 @@ test_supervisor_reports_the_child_pid_bwrap_named (void **state)
 }
 
 /* What the mapping does not know (timings, forwarded signal, processes
- * killed) is zero, never what the caller's memory held. */
+ * killed, the usage the keeper tells later) is zero, never what the
+ * caller's memory held. */
 static void
 test_supervisor_zeroes_what_the_facts_do_not_tell (void **state)
 {
@@ -340,6 +342,44 @@ test_supervisor_zeroes_what_the_facts_do_not_tell (void **state)
   assert_int_equal (r.n_killed, 0);
   assert_int_equal (r.launch_us, 0);
   assert_int_equal (r.run_us, 0);
+  assert_false (r.usage.known);
+}
+
+/* --- the keeper's "U": what the sandbox used ----------------------------- */
+
+static void
+test_supervisor_takes_the_usage_the_keeper_said (void **state)
+{
+  CordonUsage u = { 0 };
+
+  assert_true (cordon_supervisor_parse_usage ("1500 250 40960", &u));
+  assert_true (u.known);
+  assert_int_equal (u.user_us, 1500);
+  assert_int_equal (u.system_us, 250);
+  assert_int_equal (u.max_rss_kib, 40960);
+}
+
+/* Anything but three plain decimal numbers one space apart is refused,
+ * and leaves the usage as it was (unknown): never a number made up of
+ * what could be read. */
+static void
+test_supervisor_refuses_a_usage_that_is_not_three_numbers (void **state)
+{
+  static const char * const bad[] = {
+    "", "1 2", "1 2 3 4", "-1 2 3", "+1 2 3", "1  2 3", " 1 2 3", "1 2 3 ", "1 2 3x", "1 2 0x10",
+    "1 2 99999999999999999999", "one 2 3",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      CordonUsage u = { FALSE, 7, 7, 7 };
+
+      if (cordon_supervisor_parse_usage (bad[i], &u))
+        fail_msg ("'%s' was taken for a usage", bad[i]);
+      assert_false (u.known);
+      assert_int_equal (u.user_us, 7);
+      assert_int_equal (u.max_rss_kib, 7);
+    }
 }
 
 int
@@ -372,6 +412,8 @@ main (void)
     cmocka_unit_test (test_supervisor_reports_a_failed_launch_over_an_exec_errno_before_release),
     cmocka_unit_test (test_supervisor_reports_the_child_pid_bwrap_named),
     cmocka_unit_test (test_supervisor_zeroes_what_the_facts_do_not_tell),
+    cmocka_unit_test (test_supervisor_takes_the_usage_the_keeper_said),
+    cmocka_unit_test (test_supervisor_refuses_a_usage_that_is_not_three_numbers),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

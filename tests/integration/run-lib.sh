@@ -7,7 +7,9 @@
 #   run_lib_init NAME      bail out unless bwrap and cordon are there; make
 #                          $tmp (removed on exit) with a fresh config dir,
 #                          runtime dir and home, exported as
-#                          XDG_CONFIG_HOME, XDG_RUNTIME_DIR and HOME; make
+#                          XDG_CONFIG_HOME, XDG_RUNTIME_DIR and HOME, and
+#                          CORDON_POLICY_NOSYSTEM=1 (a script that clears
+#                          the environment passes it on); make
 #                          the workdir $wd; bail out unless
 #                          "cordon run -- true" works
 #   nap_marker N           a unique "sleep" argument: prints NNNN.PPPPPPPNN,
@@ -20,6 +22,7 @@
 #                          poll until no process holds MARK; prints the
 #                          count left
 #   report_get FILE EXPR   a Python expression over the report r, as JSON
+#                          (the report is kept: see below)
 #   report_is FILE EXPR EXPECTED DESC
 #                          a TAP test: report_get is EXPECTED (a skip when
 #                          there is no python3 to read JSON with)
@@ -31,6 +34,16 @@
 #
 # Processes the scripts start are killed at cleanup only by pid: those
 # passed to kill_later and those holding one of their sleep markers.
+#
+# Every report the script makes cordon write is kept, for
+# tests/report-schema.test to validate against data/report.schema.json,
+# when $CORDON_REPORTS_DIR is set (make check sets it): in
+# $CORDON_REPORTS_DIR/NAME, emptied by run_lib_init NAME, one file per
+# distinct content. A report is a file holding a JSON object with a
+# "schema_version" or a "cordon_version" member: each one report_get
+# reads (a report overwritten later is kept as it was read), and, at
+# cleanup, each one left under $tmp (on $tmp's file system, regular
+# files only: never a FIFO a test made).
 
 if [ ! -x /usr/bin/bwrap ]; then
   echo "Bail out! /usr/bin/bwrap is missing (bubblewrap is required)"
@@ -44,6 +57,7 @@ fi
 tmp=
 wd=
 run_lib_pids=
+run_lib_reports=
 
 run_lib_cleanup ()
 {
@@ -66,7 +80,59 @@ run_lib_cleanup ()
              | sort -rn | cut -d' ' -f2); do
     umount -l "$m" 2>/dev/null
   done
+  run_lib_keep_reports "$tmp"
   rm -rf --one-file-system "$tmp"
+}
+
+# The Python both keepers share: keep(data) writes a report's bytes to
+# $run_lib_reports, named by their hash, when they are one (see above).
+run_lib_keeper='
+import hashlib, json, os, sys
+def keep(data, where):
+    try:
+        r = json.loads(data)
+    except ValueError:
+        return
+    if not where or not isinstance(r, dict) or not ("schema_version" in r or "cordon_version" in r):
+        return
+    name = os.path.join(where, hashlib.sha256(data).hexdigest()[:20] + ".json")
+    try:
+        with open(name + ".part", "wb") as f:
+            f.write(data)
+        os.rename(name + ".part", name)
+    except OSError as e:
+        sys.stderr.write("cannot keep a report in %s: %s\n" % (where, e))
+'
+
+# run_lib_keep_reports DIR: each report under DIR, kept. On DIR's file
+# system only, and only regular files, opened without following a link
+# or blocking.
+run_lib_keep_reports ()
+{
+  [ -n "$run_lib_reports" ] && [ "$have_python" = yes ] || return 0
+  python3 -c "$run_lib_keeper"'
+import stat, sys
+top, where = sys.argv[1], sys.argv[2]
+dev = os.lstat(top).st_dev
+def same_fs(path):
+    try:
+        return os.lstat(path).st_dev == dev
+    except OSError:
+        return False
+for root, dirs, files in os.walk(top):
+    dirs[:] = [d for d in dirs if same_fs(os.path.join(root, d))]
+    for name in files:
+        path = os.path.join(root, name)
+        try:
+            st = os.lstat(path)
+            if not stat.S_ISREG(st.st_mode) or st.st_dev != dev or not 0 < st.st_size <= 1 << 22:
+                continue
+            with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK), "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        keep(data, where)
+' "$1" "$run_lib_reports" || diag "could not keep the reports under $1 for tests/report-schema.test"
 }
 
 kill_later ()
@@ -85,16 +151,23 @@ run_lib_init ()
   trap run_lib_cleanup EXIT
   trap 'exit 130' HUP INT
   trap 'exit 143' TERM
+  if [ -n "${CORDON_REPORTS_DIR:-}" ]; then
+    run_lib_reports=$CORDON_REPORTS_DIR/$1
+    rm -rf "$run_lib_reports"
+    mkdir -p "$run_lib_reports" || { echo "Bail out! cannot make $run_lib_reports for the reports"; exit 1; }
+  fi
   mkdir "$tmp/config" "$tmp/runtime" "$tmp/home" "$tmp/wd" \
     || { echo "Bail out! cannot populate $tmp"; exit 1; }
   chmod 700 "$tmp/runtime"
   wd=$tmp/wd
-  # No policy of the caller's shadows the shipped ones; the probe cache
+  # No policy of the caller's or an installed one shadows the build's
+  # (CORDON_POLICY_NOSYSTEM: not the system directories); the probe cache
   # starts empty; the home is ours (trial hides it under a tmpfs).
   XDG_CONFIG_HOME=$tmp/config
   XDG_RUNTIME_DIR=$tmp/runtime
   HOME=$tmp/home
-  export XDG_CONFIG_HOME XDG_RUNTIME_DIR HOME
+  CORDON_POLICY_NOSYSTEM=1
+  export XDG_CONFIG_HOME XDG_RUNTIME_DIR HOME CORDON_POLICY_NOSYSTEM
   unset CORDON_BWRAP
   if ! err=$("$CORDON" run -C "$wd" -- true 2>&1); then
     echo "Bail out! 'cordon run -- true' does not work: $err"
@@ -167,16 +240,18 @@ command -v python3 >/dev/null 2>&1 && have_python=yes
 
 report_get ()
 {
-  python3 -c '
-import json, sys
-with open(sys.argv[1]) as f:
-    r = json.load(f)
+  python3 -c "$run_lib_keeper"'
+import sys
+with open(sys.argv[1], "rb") as f:
+    data = f.read()
+r = json.loads(data)
+keep(data, sys.argv[3])
 try:
     v = eval(sys.argv[2], {"r": r})
 except (KeyError, IndexError, TypeError) as e:
     v = "<missing: %s>" % e
 print(json.dumps(v, sort_keys=True))
-' "$1" "$2" 2>&1
+' "$1" "$2" "$run_lib_reports" 2>&1
 }
 
 report_is ()
