@@ -6,7 +6,9 @@
 # cordon passes them) on "true", with the fds they name: the filter of
 # --format=seccomp at fd 8, --json-status-fd 4 to /dev/null; the probe
 # cached.  Prints both medians and their ratio.  Not part of "make
-# check": timings depend on the machine.
+# check": timings depend on the machine.  bwrap runs in a workdir where
+# the placeholders of trial's absent protected paths are made already,
+# as cordon-keeper makes them for each run of cordon.
 #
 #   tests/bench/run-vs-bwrap.sh [path/to/cordon]
 #
@@ -47,10 +49,10 @@ command -v hyperfine >/dev/null 2>&1 || die "hyperfine is not installed (apt-get
 [ "$runs" -ge 30 ] 2>/dev/null || die "RUNS must be a number >= 30"
 
 tmp=$(mktemp -d /tmp/cordon-bench.XXXXXX) || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT
 trap 'exit 143' TERM
-mkdir "$tmp/wd" "$tmp/runtime" "$tmp/config"
+mkdir "$tmp/wd" "$tmp/wd-bwrap" "$tmp/runtime" "$tmp/config"
 chmod 700 "$tmp/runtime"
 # A probe cache of the benchmark's own, warmed below; no caller policy
 # shadows the shipped trial.
@@ -59,8 +61,23 @@ XDG_CONFIG_HOME=$tmp/config
 export XDG_RUNTIME_DIR XDG_CONFIG_HOME
 cd "$tmp/wd" || die "cannot enter $tmp/wd"
 
-"$cordon" compile trial --format=nul >"$tmp/args" || die "cordon compile trial failed"
-"$cordon" compile trial --format=seccomp >"$tmp/filter" || die "cordon compile trial --format=seccomp failed"
+# bwrap runs in a workdir of its own, as cordon-keeper leaves it for a
+# run: trial's absent protected paths (.vscode, .idea, ...; "--tmpfs P
+# --remount-ro P" in the workdir) made as placeholders, empty and 0555,
+# so that bwrap finds its mount points where a run of cordon does, and
+# leaves none in the workdir cordon's runs use (there, they would be
+# protected paths that exist, bound read-only, and no placeholder would
+# be made and removed: the cost this compares would not be measured).
+"$cordon" compile -C "$tmp/wd-bwrap" trial --format=nul >"$tmp/args0" || die "cordon compile trial failed"
+tr '\0' '\n' <"$tmp/args0" | awk -v wd="$tmp/wd-bwrap/" \
+  'prev == "--remount-ro" && index($0, wd) == 1 { print } { prev = $0 }' >"$tmp/placeholders"
+while IFS= read -r p; do
+  mkdir -m 0555 "$p" || die "cannot make the placeholder $p"
+done <"$tmp/placeholders"
+"$cordon" compile -C "$tmp/wd-bwrap" trial --format=nul >"$tmp/args" || die "cordon compile trial failed"
+cmp -s "$tmp/args0" "$tmp/args" || die "the options changed once the placeholders were made"
+"$cordon" compile -C "$tmp/wd-bwrap" trial --format=seccomp >"$tmp/filter" \
+  || die "cordon compile trial --format=seccomp failed"
 # Warm up: the first run probes and fills the cache; the second must be
 # answered from it.
 "$cordon" run -p trial -- true || die "cordon run -p trial -- true failed"
@@ -73,6 +90,7 @@ for v in PATH HOME LANG TERM; do
   eval "[ -n \"\${$v+x}\" ]" && envs="$envs $v=\"\$$v\""
 done
 "$bwrap" --args 3 -- true 3<"$tmp/args" 8<"$tmp/filter" 4>/dev/null || die "bwrap with trial's options failed"
+[ -z "$(ls -A "$tmp/wd")" ] || die "a run of cordon left something in its workdir: $(ls -A "$tmp/wd")"
 
 q_cordon="'$cordon'"
 q_bwrap="'$bwrap'"
