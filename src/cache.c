@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "path-util.h"
 
 static const CordonCacheEntry entries[] = {
   { "go", "go-build", ".cache/go-build", "GOCACHE" },
@@ -88,11 +89,38 @@ make_below (int fd,
   return TRUE;
 }
 
+/* Why `cache_home` may not hold caches: it is within a writable path, or
+ * holds one, as named or as resolved (a run could leave a link there for
+ * the next to follow, or the audit would skip a workdir below a cache);
+ * NULL when it may. */
+static char *
+overlap (const char *cache_home,
+         const char * const *writable)
+{
+  g_autofree char *home = cordon_path_normalize (cache_home);
+  g_autofree char *real_home = realpath (cache_home, NULL);
+
+  for (guint i = 0; writable != NULL && writable[i] != NULL; i++)
+    {
+      g_autofree char *w = cordon_path_normalize (writable[i]);
+      g_autofree char *real_w = realpath (writable[i], NULL);
+
+      if (cordon_path_is_ancestor (w, home, TRUE) || cordon_path_is_ancestor (home, w, TRUE)
+          || (real_home != NULL && real_w != NULL && (cordon_path_is_ancestor (real_w, real_home, TRUE)
+                                                     || cordon_path_is_ancestor (real_home, real_w, TRUE))))
+        return g_strdup_printf ("the cache home %s and the writable path %s overlap: a run could leave "
+                                "there what the next one's caches would follow; set XDG_CACHE_HOME "
+                                "outside it", cache_home, writable[i]);
+    }
+  return NULL;
+}
+
 GPtrArray *
 cordon_cache_prepare (const char *sysroot,
                       const char *cache_home,
                       const char *policy_name,
-                      const char * const *uses)
+                      const char * const *uses,
+                      const char * const *writable)
 {
   GPtrArray *dirs = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_cache_dir_free);
   g_autofree char *policy_dir = cordon_cache_policy_dir (policy_name);
@@ -101,9 +129,11 @@ cordon_cache_prepare (const char *sysroot,
   int fd_errno = 0;
 
   g_autofree char *at_root = g_strconcat (sysroot, cache_home, NULL);
+  g_autofree char *refused = sysroot[0] == '\0' ? overlap (cache_home, writable) : NULL;
   const char *shown;
 
-  if (g_mkdir_with_parents (at_root, 0700) == 0 && (real = realpath (at_root, NULL)) != NULL)
+  /* Nothing is made where a run may have left a link. */
+  if (refused == NULL && g_mkdir_with_parents (at_root, 0700) == 0 && (real = realpath (at_root, NULL)) != NULL)
     fd = open (real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   fd_errno = errno;
   /* The path as the sandbox's plan names host paths: without the sysroot. */
@@ -121,7 +151,9 @@ cordon_cache_prepare (const char *sysroot,
             cordon_cache_dir_free (d);
             continue;
           }
-        if (fd < 0)
+        if (refused != NULL)
+          d->error = g_strdup (refused);
+        else if (fd < 0)
           d->error = g_strdup_printf ("%s: %s", cache_home, g_strerror (fd_errno));
         else if (!make_below (fd, rel))
           d->error = g_strdup_printf ("%s/%s: %s", shown, rel, g_strerror (errno));

@@ -43,10 +43,14 @@ char *cordon_cache_policy_dir (const char *policy_name);
 /* Makes (mode 0700, as the caller) BASE/cordon/caches/POLICY/DIR for
  * each entry of `uses`, BASE being `cache_home` below `sysroot` ("" for
  * the host), whose own path is resolved first; below it no symlink is
- * followed. The paths are given without the sysroot. Never NULL. */
+ * followed. On the host, a cache home within one of the `writable` host
+ * paths, or that holds one, as named or resolved, is refused: each
+ * entry's error says so, and nothing is made. The paths are given
+ * without the sysroot. Never NULL. */
 GPtrArray *cordon_cache_prepare (const char *sysroot,
                                  const char *cache_home,
                                  const char *policy_name,
-                                 const char * const *uses);
+                                 const char * const *uses,
+                                 const char * const *writable);
 
 G_END_DECLS

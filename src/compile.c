@@ -507,6 +507,50 @@ cache_item (const Compiler *c,
   return found;
 }
 
+/* The mount that will show `path` once the pending mounts are in: the
+ * deepest of them above it (tmpfs or bind), else the plan's own (the
+ * root). */
+static const CordonOp *
+pending_cover (const Compiler *c,
+               const char *path)
+{
+  const CordonOp *best = cordon_plan_cover (c->plan, path, NULL);
+
+  for (guint j = 0; j < c->mounts->len; j++)
+    {
+      const CordonOp *op = g_ptr_array_index (c->mounts, j);
+
+      if ((op->kind == CORDON_OP_TMPFS || op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND)
+          && cordon_path_is_ancestor (op->dest, path, TRUE)
+          && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))
+        best = op;
+    }
+  return best;
+}
+
+/* cordon's caches of every policy (the parent of each policy's
+ * directory): where a bind shows them (a cache home outside the scratch
+ * home), masked, so a run reaches its own caches only through their
+ * binds, and no other policy's. Once. */
+static void
+hide_caches (Compiler *c,
+             const CordonItem *it,
+             const char *cache_dir)
+{
+  g_autofree char *policy_dir = g_path_get_dirname (cache_dir);
+  g_autofree char *all = g_path_get_dirname (policy_dir);
+  const CordonOp *cover = pending_cover (c, all);
+
+  if (cover == NULL || (cover->kind != CORDON_OP_BIND && cover->kind != CORDON_OP_RO_BIND))
+    return;
+  for (guint i = 0; i < c->masks->len; i++)
+    if (g_str_equal (((CordonOp *) g_ptr_array_index (c->masks, i))->dest, all))
+      return;
+  g_ptr_array_add (c->masks, cordon_op_new (CORDON_OP_MASK_DIR, NULL, all, it,
+                                            "cordon's caches of every policy, out of view: each run has its "
+                                            "own through their binds"));
+}
+
 /* [cache] use=: each directory cordon made for it (host facts), bound
  * writable where the tool looks in the sandbox's home. The home must be
  * scratch (trial's tmpfs=${HOME}): anywhere else the mount point would
@@ -525,15 +569,7 @@ add_caches (Compiler *c,
       g_autofree char *why = NULL;
 
       /* The deepest mount above it must be a tmpfs. */
-      for (guint j = 0; dest != NULL && j < c->mounts->len; j++)
-        {
-          const CordonOp *op = g_ptr_array_index (c->mounts, j);
-
-          if ((op->kind == CORDON_OP_TMPFS || op->kind == CORDON_OP_BIND || op->kind == CORDON_OP_RO_BIND)
-              && cordon_path_is_ancestor (op->dest, dest, FALSE)
-              && (home == NULL || cordon_path_depth (op->dest) > cordon_path_depth (home->dest)))
-            home = op;
-        }
+      home = dest != NULL ? pending_cover (c, dest) : NULL;
       if (home != NULL && home->kind != CORDON_OP_TMPFS)
         home = NULL;
       if (d->error != NULL || home == NULL)
@@ -546,6 +582,7 @@ add_caches (Compiler *c,
         }
       why = g_strdup_printf ("cache of %s, kept by cordon for the caller and this policy", d->entry->use);
       g_ptr_array_add (c->mounts, cordon_op_new (CORDON_OP_BIND, d->path, dest, it, why));
+      hide_caches (c, it, d->path);
     }
   return TRUE;
 }
@@ -625,13 +662,45 @@ allow_socket_path (Compiler *c,
       g_hash_table_insert (c->allowed_sockets, g_strdup (g_ptr_array_index (rinfo->aliases, i)), (gpointer) it);
 }
 
+/* The socket at `path`, and every directory between `top` (the mount
+ * that would hide it) and it, are the caller's and no one else may
+ * rename or replace them: so the catalog's glob (/tmp/ssh-*) names no
+ * other user's socket, and bwrap, which binds by path at launch, binds
+ * what the facts saw. `top` itself, if others may write it, is sticky. */
+static gboolean
+socket_is_callers (const Compiler *c,
+                   const char *path,
+                   const char *top)
+{
+  const CordonPathInfo *info = cordon_host_facts_lookup (c->facts, path);
+  const CordonPathInfo *t = cordon_host_facts_lookup (c->facts, top);
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  if (info == NULL || info->uid != c->facts->uid || t == NULL || t->kind != CORDON_PATH_DIR
+      || ((t->mode & 002) != 0 && (t->mode & 01000) == 0))
+    return FALSE;
+  while (strcmp (dir, top) != 0 && cordon_path_is_ancestor (top, dir, FALSE))
+    {
+      const CordonPathInfo *d = cordon_host_facts_lookup (c->facts, dir);
+      char *up;
+
+      if (d == NULL || d->kind != CORDON_PATH_DIR || d->uid != c->facts->uid || (d->mode & 022) != 0)
+        return FALSE;
+      up = g_path_get_dirname (dir);
+      g_free (dir);
+      dir = up;
+    }
+  return strcmp (dir, top) == 0;
+}
+
 /* An allowed socket is of use only where the sandbox sees it: one that a
  * scratch tmpfs or a hidden directory covers (ssh-agent's in the host's
  * /tmp) is bound again at its own place, read-only (connect() asks no
  * writable mount). Not under a minimal root, which shows only what it
  * names; and a mask of a directory above it still wins (flush_masks).
- * Only a socket at its canonical path that the caller can connect to: a
- * symlink to one is not followed. */
+ * Only a socket at its canonical path that the caller can connect to,
+ * and that is the caller's (socket_is_callers): a symlink to one is not
+ * followed, another user's is not shown. */
 static void
 show_allowed_sockets (Compiler *c)
 {
@@ -645,7 +714,8 @@ show_allowed_sockets (Compiler *c)
 
       if (info == NULL || info->kind != CORDON_PATH_SOCKET || !info->connectable
           || (info->canonical != NULL && strcmp (info->canonical, path) != 0)
-          || cover == NULL || (cover->kind != CORDON_OP_TMPFS && cover->kind != CORDON_OP_HIDE_DIR))
+          || cover == NULL || (cover->kind != CORDON_OP_TMPFS && cover->kind != CORDON_OP_HIDE_DIR)
+          || !socket_is_callers (c, path, cover->dest))
         continue;
       g_ptr_array_add (c->masks, cordon_op_new (CORDON_OP_RO_BIND, path, path,
                                                 g_hash_table_lookup (c->allowed_sockets, path),

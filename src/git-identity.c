@@ -1,26 +1,66 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* git-identity: see git-identity.h. Each file is read whole, up to a
- * size no config of a person's reaches; one that is larger, absent or
- * unreadable counts as setting nothing. */
+ * size no config of a person's reaches, and only a regular file, opened
+ * without blocking (the file may be a link into a path a sandbox could
+ * write); one that is larger, absent, unreadable or of another kind
+ * counts as setting nothing. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "git-config.h"
 #include "git-identity.h"
 
 #define CONFIG_MAX (1 << 20)
 
+/* Short, UTF-8, and no control character of either set: C0 and DEL, or
+ * C1 (U+0080 to U+009F: U+009B is a terminal's CSI). */
 static gboolean
 acceptable (const char *value)
 {
   if (strlen (value) > CORDON_GIT_IDENTITY_MAX || !g_utf8_validate (value, -1, NULL))
     return FALSE;
-  for (const char *p = value; *p != '\0'; p++)
-    if (g_ascii_iscntrl (*p))
-      return FALSE;
+  for (const char *p = value; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+        return FALSE;
+    }
   return TRUE;
+}
+
+/* The file at `path`, if it is a regular file of at most CONFIG_MAX
+ * bytes: opened without blocking (a FIFO, a device or /proc/kmsg put in
+ * its place is refused, not read) and read once, bounded. */
+static char *
+read_config (const char *path,
+             gsize *out_len)
+{
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  char *text = NULL;
+  struct stat st;
+  ssize_t n = -1;
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size <= CONFIG_MAX)
+    {
+      text = g_malloc (CONFIG_MAX + 2);
+      n = read (fd, text, CONFIG_MAX + 1);
+    }
+  close (fd);
+  if (n < 0 || n > CONFIG_MAX)
+    {
+      g_free (text);
+      return NULL;
+    }
+  text[n] = '\0';
+  *out_len = (gsize) n;
+  return text;
 }
 
 /* user.KEY of the file at `path` (its host path: `shown` said to the
@@ -34,13 +74,11 @@ take (const CordonHostFacts *facts,
       char **from)
 {
   g_autofree char *real = g_strconcat (facts->sysroot, path, NULL);
-  g_autofree char *text = NULL;
   g_autofree char *found = NULL;
   gsize len = 0;
-  struct stat st;
+  g_autofree char *text = read_config (real, &len);
 
-  if (stat (real, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > CONFIG_MAX
-      || !g_file_get_contents (real, &text, &len, NULL) || len > CONFIG_MAX)
+  if (text == NULL)
     return;
   found = cordon_git_config_plain_value (text, len, "user", key);
   if (found == NULL || !acceptable (found))

@@ -1105,6 +1105,35 @@ stat_own_dirs (CordonHostFacts *facts)
     }
 }
 
+/* The host paths the policy binds writable (the workdir among them, as
+ * ${WORKDIR} or real), NULL-terminated. */
+static GPtrArray *
+writable_paths (const CordonHostFacts *facts,
+                const CordonPolicy *policy)
+{
+  static const CordonKey keys[] = { CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  char uid_buf[16];
+  CordonVars vars;
+
+  cordon_host_facts_get_vars (facts, uid_buf, &vars);
+  g_ptr_array_add (out, g_strdup (facts->workdir));
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      GPtrArray *list = cordon_policy_get_list (policy, keys[k]);
+
+      for (guint i = 0; i < list->len; i++)
+        {
+          char *p = cordon_vars_expand (((CordonItem *) g_ptr_array_index (list, i))->text, &vars, NULL);
+
+          if (p != NULL)
+            g_ptr_array_add (out, p);
+        }
+    }
+  g_ptr_array_add (out, NULL);
+  return out;
+}
+
 /* [cache] use=: the directories cordon keeps, made now (for explain
  * too: what it shows is what a run binds), below the caller's
  * $XDG_CACHE_HOME or ~/.cache, under the facts' sysroot. */
@@ -1115,7 +1144,10 @@ prepare_caches (CordonHostFacts *facts,
   GPtrArray *list = cordon_policy_get_list (policy, CORDON_KEY_CACHE_USE);
   const char *xdg = cordon_host_facts_getenv (facts, "XDG_CACHE_HOME");
   g_autoptr(GPtrArray) uses = g_ptr_array_new ();
+  g_autoptr(GPtrArray) writable = NULL;
   g_autofree char *home = NULL;
+  g_autofree char *real_name = NULL;
+  const char *name;
 
   g_clear_pointer (&facts->caches, g_ptr_array_unref);
   if (list->len == 0 || cordon_policy_get_num (policy, CORDON_KEY_CACHE_ENABLE) == 0)
@@ -1129,8 +1161,12 @@ prepare_caches (CordonHostFacts *facts,
   for (guint i = 0; i < list->len; i++)
     g_ptr_array_add (uses, ((CordonItem *) g_ptr_array_index (list, i))->text);
   g_ptr_array_add (uses, NULL);
-  facts->caches = cordon_cache_prepare (facts->sysroot, home, cordon_policy_get_name (policy),
-                                        (const char * const *) uses->pdata);
+  writable = writable_paths (facts, policy);
+  /* A policy file by its real path: two files named alike keep apart. */
+  name = cordon_policy_get_name (policy);
+  real_name = strchr (name, '/') != NULL || g_str_has_suffix (name, ".policy") ? realpath (name, NULL) : NULL;
+  facts->caches = cordon_cache_prepare (facts->sysroot, home, real_name != NULL ? real_name : name,
+                                        (const char * const *) uses->pdata, (const char * const *) writable->pdata);
   /* Known, so that the directories above are too (scan_ancestors): a
    * root caller's sandbox user may not search them. */
   for (guint i = 0; i < facts->caches->len; i++)
@@ -1172,6 +1208,16 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
   if (cordon_policy_get_num (policy, CORDON_KEY_ENV_GIT_IDENTITY) != 0)
     cordon_git_identity_read (facts);
   prepare_caches (facts, policy);
+  /* An allowed socket compile may bind again: whose it is, and the
+   * directories on its way (compile's socket_is_callers). */
+  if (cordon_policy_get_list (policy, CORDON_KEY_SOCKETS_ALLOW)->len > 0)
+    {
+      g_autoptr(GList) known = g_hash_table_get_keys (facts->paths);
+
+      for (GList *l = known; l != NULL; l = l->next)
+        if (((CordonPathInfo *) g_hash_table_lookup (facts->paths, l->data))->kind == CORDON_PATH_SOCKET)
+          cordon_host_facts_stat_ancestors (facts, l->data);
+    }
   listening = cordon_policy_get (policy, CORDON_KEY_SOCKETS_MASK_LISTENING);
   if ((listening != NULL && listening->num) || !(cordon_policy_get_namespaces (policy) & CORDON_NS_NET))
     cordon_host_facts_read_unix_sockets (facts);

@@ -366,12 +366,13 @@ print_run (const CordonRun *run,
     fprintf (stderr, "cordon: %s: command not found in the sandbox\n", o->command[0]);
   else if (run->has_result && r->outcome == CORDON_OUTCOME_NOT_EXECUTABLE)
     fprintf (stderr, "cordon: %s: cannot execute: %s\n", o->command[0], g_strerror (r->exec_errno));
-  if (run->has_result && (r->outcome == CORDON_OUTCOME_NOT_FOUND || r->outcome == CORDON_OUTCOME_NOT_EXECUTABLE))
-    tell_hidden (run->plan, o->command[0]);
   else if (run->has_result && r->outcome == CORDON_OUTCOME_TIMED_OUT)
     fprintf (stderr, "cordon: timeout: the sandbox was killed after %.10g s\n", run->timeout_ms / 1000.0);
   else if (run->has_result && r->outcome == CORDON_OUTCOME_OOM_KILLED)
     tell_limit (run->plan, CORDON_LIMIT_MEMORY, "the command was killed: memory limit");
+  if (run->failure == CORDON_FAILURE_NONE && run->has_result
+      && (r->outcome == CORDON_OUTCOME_NOT_FOUND || r->outcome == CORDON_OUTCOME_NOT_EXECUTABLE))
+    tell_hidden (run->plan, o->command[0]);
   if (run->has_result && run->cgroups.stats.pids_max_hits > 0)
     tell_limit (run->plan, CORDON_LIMIT_PIDS, "a fork failed: the sandbox was at its process limit,");
   if (run->report_error != NULL)

@@ -607,8 +607,8 @@ cordon_run_allow_env_notes (const CordonPlan *plan,
             continue;
           any = TRUE;
           if (d->set_by_policy)
-            g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s is set by the policy ([environment] set=): "
-                                                     "its value is the policy's", allow_env[i], d->name));
+            g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s is %s, not passed from the caller",
+                                                     allow_env[i], d->name, d->reason));
           else if (!d->passed && strcmp (allow_env[i], d->name) == 0)
             g_ptr_array_add (notes, g_strdup_printf ("--allow-env %s: %s", d->name, d->reason));
           else if (!d->passed)

@@ -39,7 +39,7 @@ test_cache_prepare_makes_each_directory_of_the_words_once (void **state)
 {
   g_autofree char *root = g_dir_make_tmp ("cordon-cache-XXXXXX", NULL);
   const char * const uses[] = { "go", "pip", "go", NULL };
-  g_autoptr(GPtrArray) dirs = cordon_cache_prepare (root, "/home/u/.cache", "trial", uses);
+  g_autoptr(GPtrArray) dirs = cordon_cache_prepare (root, "/home/u/.cache", "trial", uses, NULL);
   g_autofree char *policy = cordon_cache_policy_dir ("trial");
   struct stat st;
 
@@ -75,7 +75,7 @@ test_cache_prepare_refuses_a_symlink_in_place_of_a_directory (void **state)
   assert_int_equal (g_mkdir_with_parents (caches, 0700), 0);
   assert_int_equal (g_mkdir_with_parents (elsewhere, 0700), 0);
   assert_int_equal (symlink (elsewhere, link), 0);
-  dirs = cordon_cache_prepare (root, "/home/u/.cache", "trial", uses);
+  dirs = cordon_cache_prepare (root, "/home/u/.cache", "trial", uses, NULL);
   d = g_ptr_array_index (dirs, 0);
   assert_null (d->path);
   assert_non_null (d->error);

@@ -576,11 +576,29 @@ test_compile_does_not_mask_sockets_matched_by_an_allow_glob (void **state)
  * /tmp) is bound again at its place, after the tmpfs, by its allow=
  * rule; with no allow= (the control), or with nothing hiding it, there is
  * no such bind. */
+/* The fixture's X socket and its directory, owned by `uid`, the
+ * directory of `mode`. */
+static void
+own_x11_socket (FixtureHost *host,
+                uid_t uid,
+                mode_t mode)
+{
+  g_autofree char *dir = g_build_filename (host->root, "tmp/.X11-unix", NULL);
+  g_autofree char *sock = g_build_filename (dir, "X0", NULL);
+
+  assert_int_equal (lchown (dir, uid, uid), 0);
+  assert_int_equal (chmod (dir, mode), 0);
+  assert_int_equal (lchown (sock, uid, uid), 0);
+}
+
 static void
 test_compile_binds_an_allowed_socket_that_a_scratch_tmpfs_hides (void **state)
 {
-  g_autoptr(CordonPlan) plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/tmp\n"
-                                                   "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
+  g_autoptr(CordonPlan) plan = NULL;
+
+  own_x11_socket (*state, 1000, 0700);
+  plan = fixture_compile_ok (*state, "[filesystem]\ntmpfs=/tmp\n"
+                             "[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n");
   int tmpfs = find_op (plan, CORDON_OP_TMPFS, "/tmp");
   int bind = find_op (plan, CORDON_OP_RO_BIND, "/tmp/.X11-unix/X0");
   const CordonOp *op;
@@ -592,6 +610,30 @@ test_compile_binds_an_allowed_socket_that_a_scratch_tmpfs_hides (void **state)
   assert_int_equal (op->key, CORDON_KEY_SOCKETS_ALLOW);
   assert_int_equal (op->rule.line, 5);
   assert_int_equal (count_ops_at (plan, "/tmp/.X11-unix/X0"), 1);
+}
+
+/* The glob of a catalog entry matches other users' sockets too (every
+ * /tmp/ssh-*): one that is not the caller's, or in a directory another
+ * user may write (and so swap for a symlink before bwrap binds it), is
+ * not bound. */
+static void
+test_compile_binds_no_allowed_socket_another_user_could_hold (void **state)
+{
+  static const char policy[] = "[filesystem]\ntmpfs=/tmp\n[sockets]\nmask=@x11\nallow=/tmp/.X11-unix/X*\n";
+  FixtureHost *host = *state;
+
+  own_x11_socket (host, 1001, 0700);
+  {
+    g_autoptr(CordonPlan) theirs = fixture_compile_ok (host, policy);
+
+    assert_int_equal (count_ops_at (theirs, "/tmp/.X11-unix/X0"), 0);
+  }
+  own_x11_socket (host, 1000, 0770);
+  {
+    g_autoptr(CordonPlan) group = fixture_compile_ok (host, policy);
+
+    assert_int_equal (count_ops_at (group, "/tmp/.X11-unix/X0"), 0);
+  }
 }
 
 static void
@@ -670,6 +712,33 @@ test_compile_sets_the_caller_s_git_identity (void **state)
                        "set from user.email of ~/.config/git/config (git-identity)");
   for (guint i = 0; i < plan->envp->len; i++)
     assert_null (strstr (g_ptr_array_index (plan->envp, i), "tok3n"));
+}
+
+/* What a sandbox could put at the name, through a link into a path it
+ * writes: a FIFO is not read (nor waited on), and a value with a C1
+ * control (U+009B, a terminal's CSI) is left out; the control is the
+ * same file with a plain value. */
+static void
+test_compile_takes_no_git_identity_from_a_fifo_or_with_a_control (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *path = g_build_filename (host->root, FIXTURE_HOME, ".gitconfig", NULL);
+  g_autoptr(CordonPlan) fifo = NULL;
+  g_autoptr(CordonPlan) csi = NULL;
+  g_autoptr(CordonPlan) plain = NULL;
+
+  assert_int_equal (mkfifo (path, 0644), 0);
+  alarm (20);   /* a reader that waits on the FIFO fails here, not forever */
+  fifo = fixture_compile_ok (host, "[environment]\ngit-identity=true\n");
+  alarm (0);
+  assert_null (envp_value (fifo, "GIT_AUTHOR_NAME"));
+  assert_int_equal (unlink (path), 0);
+  write_home_file (host, ".gitconfig", "[user]\n\tname = Alice \xc2\x9b""31m Liddell\n");
+  csi = fixture_compile_ok (host, "[environment]\ngit-identity=true\n");
+  assert_null (envp_value (csi, "GIT_AUTHOR_NAME"));
+  write_home_file (host, ".gitconfig", "[user]\n\tname = Alice Liddell\n");
+  plain = fixture_compile_ok (host, "[environment]\ngit-identity=true\n");
+  assert_string_equal (envp_value (plain, "GIT_AUTHOR_NAME"), "Alice Liddell");
 }
 
 /* The controls: the key off (its default), a policy's set= and an
@@ -1783,8 +1852,10 @@ main (void)
     T (test_compile_does_not_mask_a_socket_path_named_by_allow),
     T (test_compile_does_not_mask_sockets_matched_by_an_allow_glob),
     T (test_compile_binds_an_allowed_socket_that_a_scratch_tmpfs_hides),
+    T (test_compile_binds_no_allowed_socket_another_user_could_hold),
     T (test_compile_binds_no_socket_that_is_not_allowed_or_not_hidden),
     T (test_compile_sets_the_caller_s_git_identity),
+    T (test_compile_takes_no_git_identity_from_a_fifo_or_with_a_control),
     T (test_compile_sets_no_git_identity_the_policy_or_caller_gives_otherwise),
     T (test_compile_keeps_one_mask_for_a_secret_named_directly_and_through_a_link),
     T (test_compile_masks_the_socket_named_by_ssh_auth_sock),

@@ -395,8 +395,7 @@ test_run_says_what_became_of_each_allow_env_that_passes_nothing (void **state)
                        "--allow-env GIT_*: GIT_ASKPASS dropped: never-pass (runs code of the caller's choosing)\n"
                        "--allow-env NOPE: not set in cordon's environment: nothing passed\n"
                        "--allow-env NOPE_*: no variable of cordon's environment matches it: nothing passed\n"
-                       "--allow-env EDITOR: EDITOR is set by the policy ([environment] set=): its value is the "
-                       "policy's");
+                       "--allow-env EDITOR: EDITOR is set by the policy, not passed from the caller");
 }
 
 static void
