@@ -30,6 +30,21 @@ env_lookup (const char * const *envp,
   return envp != NULL ? g_environ_getenv ((char **) envp, name) : NULL;
 }
 
+/* CORDON_POLICY_NOSYSTEM (set, neither empty nor "0") leaves out the
+ * system directories, as GIT_CONFIG_NOSYSTEM does git's system config:
+ * with XDG_CONFIG_HOME at an empty directory a name then resolves to the
+ * embedded copy, which is how the test suite tests the build tree's
+ * policies and not an installed copy. It can only narrow the search: it
+ * adds no directory, so it opens no new place a sandbox could plant a
+ * policy in for a later run. */
+static gboolean
+skip_system_dirs (const char * const *envp)
+{
+  const char *value = env_lookup (envp, "CORDON_POLICY_NOSYSTEM");
+
+  return value != NULL && value[0] != '\0' && !g_str_equal (value, "0");
+}
+
 CordonPolicySource *
 cordon_policy_source_new (const char * const *envp)
 {
@@ -42,8 +57,11 @@ cordon_policy_source_new (const char * const *envp)
     g_ptr_array_add (source->dirs, g_build_filename (config, "cordon", "policies", NULL));
   else if (home != NULL && g_path_is_absolute (home))
     g_ptr_array_add (source->dirs, g_build_filename (home, ".config", "cordon", "policies", NULL));
-  g_ptr_array_add (source->dirs, g_strdup (CORDON_SYSCONFDIR "/policies"));
-  g_ptr_array_add (source->dirs, g_strdup (CORDON_DATADIR "/policies"));
+  if (!skip_system_dirs (envp))
+    {
+      g_ptr_array_add (source->dirs, g_strdup (CORDON_SYSCONFDIR "/policies"));
+      g_ptr_array_add (source->dirs, g_strdup (CORDON_DATADIR "/policies"));
+    }
   g_ptr_array_add (source->dirs, NULL);
   return source;
 }

@@ -3,7 +3,8 @@
  * holding a '/' or ending in ".policy" is a path (relative to the
  * including file for an include); any other is a name, searched in
  * $XDG_CONFIG_HOME/cordon/policies, /etc/cordon/policies, the installed
- * data dir, then the set embedded in the binary. Reads are bounded. */
+ * data dir (these two not under CORDON_POLICY_NOSYSTEM), then the set
+ * embedded in the binary. Reads are bounded. */
 #pragma once
 
 #include <glib.h>
