@@ -7,10 +7,10 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "file-util.h"
 #include "git-config.h"
 #include "git-identity.h"
 
@@ -33,36 +33,6 @@ acceptable (const char *value)
   return TRUE;
 }
 
-/* The file at `path`, if it is a regular file of at most CONFIG_MAX
- * bytes: opened without blocking (a FIFO, a device or /proc/kmsg put in
- * its place is refused, not read) and read once, bounded. */
-static char *
-read_config (const char *path,
-             gsize *out_len)
-{
-  int fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  char *text = NULL;
-  struct stat st;
-  ssize_t n = -1;
-
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_size <= CONFIG_MAX)
-    {
-      text = g_malloc (CONFIG_MAX + 2);
-      n = read (fd, text, CONFIG_MAX + 1);
-    }
-  close (fd);
-  if (n < 0 || n > CONFIG_MAX)
-    {
-      g_free (text);
-      return NULL;
-    }
-  text[n] = '\0';
-  *out_len = (gsize) n;
-  return text;
-}
-
 /* user.KEY of the file at `path` (its host path: `shown` said to the
  * user), into *value and *from when it sets one. */
 static void
@@ -73,10 +43,14 @@ take (const CordonHostFacts *facts,
       char **value,
       char **from)
 {
-  g_autofree char *real = g_strconcat (facts->sysroot, path, NULL);
+  g_autofree char *at_root = g_strconcat (facts->sysroot, path, NULL);
+  /* A config linked from a dotfiles tree is followed here, once; what it
+   * names is then read as file-util reads a small file: a regular file,
+   * not through a link put there since, never waited on. */
+  g_autofree char *real = realpath (at_root, NULL);
   g_autofree char *found = NULL;
   gsize len = 0;
-  g_autofree char *text = read_config (real, &len);
+  g_autofree char *text = real != NULL ? cordon_file_read_small_at (AT_FDCWD, real, CONFIG_MAX, &len, NULL) : NULL;
 
   if (text == NULL)
     return;
