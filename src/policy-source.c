@@ -174,13 +174,143 @@ lookup_embedded (const char *name,
   return TRUE;
 }
 
+/* Optimal string alignment distance: Levenshtein with the swap of two
+ * adjacent letters counted as one edit, the commonest typo of a name. */
+static guint
+edit_distance (const char *a,
+               const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  g_autofree guint *before = g_new0 (guint, lb + 1);
+  g_autofree guint *prev = g_new (guint, lb + 1);
+  g_autofree guint *row = g_new (guint, lb + 1);
+
+  for (gsize j = 0; j <= lb; j++)
+    prev[j] = (guint) j;
+  for (gsize i = 1; i <= la; i++)
+    {
+      guint *spare = before;
+
+      row[0] = (guint) i;
+      for (gsize j = 1; j <= lb; j++)
+        {
+          guint change = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+          guint d = MIN (MIN (prev[j], row[j - 1]) + 1, change);
+
+          if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+            d = MIN (d, before[j - 2] + 1);
+          row[j] = d;
+        }
+      before = prev;
+      prev = row;
+      row = spare;
+    }
+  return prev[lb];
+}
+
+static void
+add_dir_names (GPtrArray *names,
+               const char *dir_path)
+{
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *entry;
+
+  if (dir == NULL)
+    return;
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *stem = NULL;
+
+      if (!g_str_has_suffix (entry, ".policy"))
+        continue;
+      stem = g_strndup (entry, strlen (entry) - strlen (".policy"));
+      /* Only a valid name: a file name from the user's directory goes
+       * into an error message for a terminal, and must carry no escape
+       * sequence there. */
+      if (name_is_valid (stem))
+        g_ptr_array_add (names, g_steal_pointer (&stem));
+    }
+}
+
+/* The names a reference may have meant: those in the search directories
+ * and the embedded set, sorted so that a suggestion does not depend on
+ * the order a directory lists its files in. */
+static GPtrArray *
+known_names (CordonPolicySource *source)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) embedded = cordon_policy_source_list_embedded ();
+
+  for (guint i = 0; i + 1 < source->dirs->len; i++)
+    add_dir_names (names, g_ptr_array_index (source->dirs, i));
+  for (guint i = 0; embedded[i] != NULL; i++)
+    g_ptr_array_add (names, g_strdup (embedded[i]));
+  g_ptr_array_sort (names, cordon_compare_string_ptrs);
+  return g_steal_pointer (&names);
+}
+
+/* The known name closest to `word`, if two edits or fewer away and
+ * fewer than `word` has letters (else any short name is "close"). */
+static const char *
+closest_name (const char *word,
+              GPtrArray *names)
+{
+  gsize len = strlen (word);
+  const char *best = NULL;
+  guint best_d = 3;
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      gsize name_len = strlen (name);
+      guint d;
+
+      /* Each edit changes the length by one at most. */
+      if ((name_len > len ? name_len - len : len - name_len) >= best_d)
+        continue;
+      d = edit_distance (word, name);
+      if (d > 0 && d < best_d && d < len)
+        {
+          best_d = d;
+          best = name;
+        }
+    }
+  return best;
+}
+
+/* What to add to "no policy named NAME" (a valid name): that the current
+ * directory holds NAME.policy, else a known name a typo away. The file
+ * in the current directory is only named, never read: a name never
+ * resolves to the current directory, which may be a workdir an earlier
+ * sandbox wrote to, and a policy planted there would then choose the
+ * confinement of the next run. Only an explicit path takes it. */
+static char *
+name_hint (CordonPolicySource *source,
+           const char *name,
+           gboolean included)
+{
+  g_autofree char *file = g_strconcat (name, ".policy", NULL);
+  g_autoptr(GPtrArray) names = NULL;
+  const char *near;
+
+  /* An include= is not of the current directory: only the typo then. */
+  if (!included && g_file_test (file, G_FILE_TEST_EXISTS))
+    return g_strdup_printf ("; ./%s is in the current directory: -p ./%s to use it", file, file);
+  names = known_names (source);
+  near = closest_name (name, names);
+  return near != NULL ? g_strdup_printf ("; did you mean '%s'?", near) : g_strdup ("");
+}
+
 static gboolean
 resolve_name (CordonPolicySource *source,
               const char *name,
+              gboolean included,
               char **out_file,
               char **out_text,
               GError **error)
 {
+  g_autofree char *hint = NULL;
+
   if (!name_is_valid (name))
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_USAGE,
@@ -201,8 +331,56 @@ resolve_name (CordonPolicySource *source,
     }
   if (lookup_embedded (name, out_file, out_text))
     return TRUE;
+  hint = name_hint (source, name, included);
   g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND,
-               "no policy named '%s' (searched the policy directories and the embedded set)", name);
+               "no policy named '%s' (searched the policy directories and the embedded set)%s", name, hint);
+  return FALSE;
+}
+
+/* For a path not found: "trial.policy" with no '/' is a file of the
+ * current directory, but whoever wrote it may have meant the policy
+ * named trial. NULL when the stem names no known policy. */
+static char *
+path_hint (CordonPolicySource *source,
+           const char *ref,
+           gboolean included)
+{
+  g_autofree char *stem = NULL;
+  g_autoptr(GPtrArray) names = NULL;
+
+  if (strchr (ref, '/') != NULL || !g_str_has_suffix (ref, ".policy"))
+    return NULL;
+  stem = g_strndup (ref, strlen (ref) - strlen (".policy"));
+  names = known_names (source);
+  /* Only a known name is echoed, so the ref's own bytes never reach the
+   * terminal through the hint. */
+  if (!g_ptr_array_find_with_equal_func (names, stem, g_str_equal, NULL))
+    return NULL;
+  return g_strdup_printf ("; did you mean the policy named '%s' (%s%s)?", stem, included ? "include=" : "-p ",
+                          stem);
+}
+
+static gboolean
+read_path_ref (CordonPolicySource *source,
+               const char *ref,
+               gboolean included,
+               const char *path,
+               char **out_text,
+               GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *hint = NULL;
+
+  if (read_bounded (path, out_text, &local_error))
+    return TRUE;
+  if (g_error_matches (local_error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND))
+    hint = path_hint (source, ref, included);
+  if (hint == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND, "%s%s", local_error->message, hint);
   return FALSE;
 }
 
@@ -219,7 +397,7 @@ resolve (gpointer user_data,
   g_autofree char *path = NULL;
 
   if (!cordon_policy_ref_is_path (ref))
-    return resolve_name (source, ref, out_file, out_text, error);
+    return resolve_name (source, ref, from_file != NULL, out_file, out_text, error);
   if (from_file != NULL && g_str_has_prefix (from_file, EMBEDDED_DISPLAY) && !g_path_is_absolute (ref))
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND,
@@ -228,7 +406,7 @@ resolve (gpointer user_data,
     }
   dir = from_file != NULL ? g_path_get_dirname (from_file) : g_get_current_dir ();
   path = g_canonicalize_filename (ref, dir);
-  if (!read_bounded (path, out_text, error))
+  if (!read_path_ref (source, ref, from_file != NULL, path, out_text, error))
     return FALSE;
   *out_file = g_steal_pointer (&path);
   return TRUE;

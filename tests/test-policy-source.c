@@ -13,9 +13,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <string.h>
+#include <unistd.h>
+
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "expect-diag.h"
 #include "fixture-host.h"
 #include "policy-source.h"
 
@@ -115,6 +119,203 @@ test_nosystem_keeps_the_users_policy_before_the_embedded_one (void **state)
   assert_string_equal (cordon_policy_source_file (policy, 0), file);
 }
 
+/* A lookup from an empty temporary directory, with the user's policy
+ * directory under another and the system's left out, so that neither
+ * the caller's directory nor the host's installed policies take part. */
+typedef struct
+{
+  char *saved_cwd;
+  char *cwd;
+  char *config;
+  char *xdg;
+  const char *envp[3];
+} Lookup;
+
+static int
+setup_lookup (void **state)
+{
+  Lookup *l = g_new0 (Lookup, 1);
+
+  l->saved_cwd = g_get_current_dir ();
+  l->cwd = g_dir_make_tmp ("cordon-test-policy-source-cwd.XXXXXX", NULL);
+  l->config = g_dir_make_tmp ("cordon-test-policy-source-config.XXXXXX", NULL);
+  assert_non_null (l->cwd);
+  assert_non_null (l->config);
+  l->xdg = g_strconcat ("XDG_CONFIG_HOME=", l->config, NULL);
+  l->envp[0] = l->xdg;
+  l->envp[1] = "CORDON_POLICY_NOSYSTEM=1";
+  assert_int_equal (chdir (l->cwd), 0);
+  *state = l;
+  return 0;
+}
+
+static int
+teardown_lookup (void **state)
+{
+  Lookup *l = *state;
+
+  assert_int_equal (chdir (l->saved_cwd), 0);
+  fixture_rm_rf (l->cwd);
+  fixture_rm_rf (l->config);
+  g_free (l->saved_cwd);
+  g_free (l->cwd);
+  g_free (l->config);
+  g_free (l->xdg);
+  g_free (l);
+  return 0;
+}
+
+/* The message of the not-found error loading `ref` gives; the load must
+ * fail, with no policy. */
+static char *
+not_found_message (Lookup *l,
+                   const char *ref)
+{
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = cordon_policy_source_load (ref, l->envp, diags, &error);
+
+  assert_null (policy);
+  assert_non_null (error);
+  assert_true (g_error_matches (error, CORDON_ERROR, CORDON_ERROR_NOT_FOUND));
+  return g_strdup (error->message);
+}
+
+static void
+assert_contains (const char *message,
+                 const char *fragment)
+{
+  if (strstr (message, fragment) == NULL)
+    fail_msg ("'%s' does not contain '%s'", message, fragment);
+}
+
+static void
+assert_lacks (const char *message,
+              const char *fragment)
+{
+  if (strstr (message, fragment) != NULL)
+    fail_msg ("'%s' contains '%s'", message, fragment);
+}
+
+static void
+write_cwd_policy (const char *file)
+{
+  assert_true (g_file_set_contents (file, "[policy]\ndescription=the current directory's\n", -1, NULL));
+}
+
+static void
+test_a_misspelt_name_suggests_the_closest_known_name (void **state)
+{
+  g_autofree char *message = not_found_message (*state, "trail");
+
+  assert_contains (message, "no policy named 'trail'");
+  assert_contains (message, "; did you mean 'trial'?");
+}
+
+static void
+test_a_name_near_no_known_one_suggests_nothing (void **state)
+{
+  g_autofree char *message = not_found_message (*state, "zebra-quux");
+
+  assert_contains (message, "no policy named 'zebra-quux'");
+  assert_lacks (message, "did you mean");
+  assert_lacks (message, "current directory");
+}
+
+static void
+test_a_name_in_the_users_dir_is_suggested_for_a_typo (void **state)
+{
+  Lookup *l = *state;
+  g_autofree char *dir = g_build_filename (l->config, "cordon", "policies", NULL);
+  g_autofree char *file = g_build_filename (dir, "webserver.policy", NULL);
+  g_autofree char *message = NULL;
+
+  assert_int_equal (g_mkdir_with_parents (dir, 0700), 0);
+  assert_true (g_file_set_contents (file, "[policy]\n", -1, NULL));
+  message = not_found_message (l, "websevrer");
+  assert_contains (message, "; did you mean 'webserver'?");
+}
+
+static void
+test_a_name_with_its_file_in_the_cwd_names_that_file_but_does_not_load_it (void **state)
+{
+  g_autofree char *message = NULL;
+
+  write_cwd_policy ("mine.policy");
+  message = not_found_message (*state, "mine");
+  assert_contains (message, "; ./mine.policy is in the current directory: -p ./mine.policy to use it");
+  assert_lacks (message, "did you mean");
+}
+
+static void
+test_a_known_name_resolves_to_the_embedded_copy_not_to_the_cwd (void **state)
+{
+  Lookup *l = *state;
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = NULL;
+
+  write_cwd_policy ("trial.policy");
+  policy = cordon_policy_source_load ("trial", l->envp, diags, &error);
+  assert_non_null (policy);
+  assert_string_equal (cordon_policy_source_file (policy, 0), "<embedded>/trial.policy");
+}
+
+static void
+test_an_include_of_a_misspelt_name_suggests_the_closest_known_name (void **state)
+{
+  Lookup *l = *state;
+  g_autofree char *file = g_build_filename (l->cwd, "outer.policy", NULL);
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = NULL;
+
+  assert_true (g_file_set_contents (file, "[policy]\ninclude=trail\n", -1, NULL));
+  policy = cordon_policy_source_load ("./outer.policy", l->envp, diags, &error);
+  assert_null (error);
+  expect_diag (diags, CORDON_SEVERITY_ERROR,
+               "cannot include 'trail': no policy named 'trail' (searched the policy directories "
+               "and the embedded set); did you mean 'trial'?",
+               file, 2, 9);
+}
+
+static void
+test_a_missing_policy_file_named_like_a_known_policy_suggests_that_name (void **state)
+{
+  g_autofree char *message = not_found_message (*state, "trial.policy");
+
+  assert_contains (message, "trial.policy: ");
+  assert_contains (message, "; did you mean the policy named 'trial' (-p trial)?");
+}
+
+static void
+test_a_missing_policy_file_named_like_no_policy_suggests_nothing (void **state)
+{
+  g_autofree char *message = not_found_message (*state, "zebra-quux.policy");
+
+  assert_lacks (message, "did you mean");
+}
+
+static void
+test_a_policy_file_in_the_cwd_loads_by_its_path (void **state)
+{
+  Lookup *l = *state;
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *file = g_build_filename (cwd, "trial.policy", NULL);
+  g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPolicy) policy = NULL;
+
+  write_cwd_policy ("trial.policy");
+  policy = cordon_policy_source_load ("trial.policy", l->envp, diags, &error);
+  assert_null (error);
+  assert_non_null (policy);
+  assert_int_equal (cordon_policy_n_sources (policy), 1);
+  assert_string_equal (cordon_policy_source_file (policy, 0), file);
+}
+
+#define LOOKUP(f) cmocka_unit_test_setup_teardown (f, setup_lookup, teardown_lookup)
+
 int
 main (void)
 {
@@ -125,6 +326,15 @@ main (void)
     cmocka_unit_test (test_nosystem_empty_or_zero_keeps_the_system_dirs),
     cmocka_unit_test (test_nosystem_with_no_users_dir_resolves_every_name_to_the_embedded_set),
     cmocka_unit_test (test_nosystem_keeps_the_users_policy_before_the_embedded_one),
+    LOOKUP (test_a_misspelt_name_suggests_the_closest_known_name),
+    LOOKUP (test_a_name_near_no_known_one_suggests_nothing),
+    LOOKUP (test_a_name_in_the_users_dir_is_suggested_for_a_typo),
+    LOOKUP (test_a_name_with_its_file_in_the_cwd_names_that_file_but_does_not_load_it),
+    LOOKUP (test_a_known_name_resolves_to_the_embedded_copy_not_to_the_cwd),
+    LOOKUP (test_an_include_of_a_misspelt_name_suggests_the_closest_known_name),
+    LOOKUP (test_a_missing_policy_file_named_like_a_known_policy_suggests_that_name),
+    LOOKUP (test_a_missing_policy_file_named_like_no_policy_suggests_nothing),
+    LOOKUP (test_a_policy_file_in_the_cwd_loads_by_its_path),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
