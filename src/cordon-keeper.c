@@ -273,7 +273,11 @@ exec_bwrap_child (char **argv,
   close_range ((unsigned) (report > life_fd ? report + 1 : life_fd), ~0U, 0);
   execve (argv[0], argv, environ);
   err = errno;
-  (void) write (report, &err, sizeof err);
+  if (write (report, &err, sizeof err) < 0)
+    {
+      /* Nothing else to try: the parent then reads end of file and
+       * learns of the failure from the status 127 instead. */
+    }
   _exit (127);
 }
 
