@@ -877,6 +877,12 @@ scan_inside (CordonHostFacts *facts,
   found = g_ptr_array_new_with_free_func (g_free);
   if ((fd = open (real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
     walk_inside (facts, fd, dir, 0, &seen, found);
+  /* Gone since it was seen: the placeholder of another run in the same
+   * workdir, removed by its keeper meanwhile. Absent now, so a placeholder
+   * of this run's goes there (the keeper makes or shares it); taken for
+   * a directory still there, bwrap would fail to bind it read-only. */
+  else if (errno == ENOENT)
+    info->kind = CORDON_PATH_ABSENT;
   /* A placeholder (protect.c) is told by this, its mode and kind. */
   info->empty = fd >= 0 && seen == 0;
   g_ptr_array_sort (found, cordon_compare_string_ptrs);

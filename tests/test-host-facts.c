@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <glib/gstdio.h>
+
 #include "fixture-host.h"
 #include "host-facts.h"
 #include "policy.h"
@@ -43,6 +45,29 @@ static void
 test_host_facts_reports_a_unix_socket_as_socket (void **state)
 {
   assert_int_equal (kind_of (*state, "/run/docker.sock"), CORDON_PATH_SOCKET);
+}
+
+/* Another run's placeholder, seen, then removed by its keeper before the
+ * scan of what is inside: absent now (it was planned as a directory
+ * there, which bwrap then failed to bind: run-kill.test's killed runs in
+ * one workdir). */
+static void
+test_host_facts_takes_a_protected_directory_gone_since_seen_for_absent (void **state)
+{
+  FixtureHost *host = *state;
+  g_autofree char *real = g_strconcat (host->root, "/home/alice/work/.vscode", NULL);
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  const CordonPathInfo *info;
+
+  g_mkdir_with_parents (real, 0555);
+  cordon_host_facts_stat (host->facts, "/home/alice/work/.vscode");
+  assert_int_equal (cordon_host_facts_lookup (host->facts, "/home/alice/work/.vscode")->kind, CORDON_PATH_DIR);
+  assert_int_equal (g_rmdir (real), 0);
+  g_ptr_array_add (entries, (gpointer) ".vscode");
+  cordon_host_facts_scan_protected (host->facts, "/home/alice/work", entries);
+  info = cordon_host_facts_lookup (host->facts, "/home/alice/work/.vscode");
+  assert_non_null (info);
+  assert_int_equal (info->kind, CORDON_PATH_ABSENT);
 }
 
 static void
@@ -443,6 +468,7 @@ main (void)
     T (test_host_facts_also_stats_the_target_of_a_symlink),
     T (test_host_facts_does_not_follow_a_top_level_symlink),
     T (test_host_facts_resolves_a_path_through_a_sysroot_relative_symlink),
+    T (test_host_facts_takes_a_protected_directory_gone_since_seen_for_absent),
     T (test_host_facts_lookup_of_an_unstatted_path_is_null),
     T (test_host_facts_expands_a_glob_into_sorted_matches),
     T (test_host_facts_expands_a_glob_in_a_middle_component),
