@@ -17,6 +17,7 @@
 #include "env-filter.h"
 #include "path-util.h"
 #include "policy-parse.h"
+#include "suggest.h"
 #include "policy-vars.h"
 #include "sockets.h"
 
@@ -75,64 +76,6 @@ diag_at (ParseState *st,
   msg = g_strdup_vprintf (format, ap);
   va_end (ap);
   cordon_diagnostics_add (st->diags, severity, &loc, "%s", msg);
-}
-
-/* Levenshtein distance, bounded use: names here are short. */
-static guint
-edit_distance (const char *a,
-               const char *b)
-{
-  gsize la = strlen (a), lb = strlen (b);
-  g_autofree guint *row = g_new (guint, lb + 1);
-
-  for (gsize j = 0; j <= lb; j++)
-    row[j] = (guint) j;
-  for (gsize i = 1; i <= la; i++)
-    {
-      guint diag = row[0];
-
-      row[0] = (guint) i;
-      for (gsize j = 1; j <= lb; j++)
-        {
-          guint up = row[j];
-          guint best = MIN (row[j] + 1, row[j - 1] + 1);
-
-          row[j] = MIN (best, diag + (a[i - 1] == b[j - 1] ? 0 : 1));
-          diag = up;
-        }
-    }
-  return row[lb];
-}
-
-/* The closest of `candidates` to `word`, if close enough to be a typo. */
-static const char *
-suggest (const char *word,
-         const char * const *candidates)
-{
-  const char *best = NULL;
-  guint best_d = G_MAXUINT;
-  guint limit = MAX (2, (guint) strlen (word) / 3);
-
-  for (guint i = 0; candidates[i] != NULL; i++)
-    {
-      guint d = edit_distance (word, candidates[i]);
-
-      if (d < best_d)
-        {
-          best_d = d;
-          best = candidates[i];
-        }
-    }
-  return best_d <= limit ? best : NULL;
-}
-
-static char *
-did_you_mean (const char *word,
-              const char * const *candidates)
-{
-  const char *s = suggest (word, candidates);
-
-  return s != NULL ? g_strdup_printf ("; did you mean '%s'?", s) : g_strdup ("");
 }
 
 static void
@@ -365,7 +308,7 @@ check_socket (ParseState *st,
   for (guint i = 0; i < cordon_socket_catalog_len (); i++)
     g_ptr_array_add (names, (gpointer) cordon_socket_catalog_get (i)->name);
   g_ptr_array_add (names, NULL);
-  hint = did_you_mean (text + 1, (const char * const *) names->pdata);
+  hint = cordon_did_you_mean (text + 1, (const char * const *) names->pdata);
   diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
            "unknown socket catalog entry '%s'%s", text, hint);
   return FALSE;
@@ -388,7 +331,7 @@ check_word (ParseState *st,
         *out_num = info->type == CORDON_VALUE_NAMESPACE ? (gint64) (1u << i) : (gint64) i;
         return TRUE;
       }
-  hint = did_you_mean (text, info->words);
+  hint = cordon_did_you_mean (text, info->words);
   choices = g_strjoinv (", ", (char **) info->words);
   diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
            "unknown %s '%s' for [%s] %s (one of: %s)%s",
@@ -756,7 +699,7 @@ parse_section (ParseState *st,
   st->section_known = cordon_section_is_known (name);
   if (!st->section_known)
     {
-      hint = did_you_mean (name, cordon_policy_sections ());
+      hint = cordon_did_you_mean (name, cordon_policy_sections ());
       diag_at (st, CORDON_SEVERITY_ERROR, line, col0 + 1,
                "unknown section [%s]%s", name, hint);
       return;
@@ -797,7 +740,7 @@ lookup_key (ParseState *st,
         return NULL;
       }
   names = g_ptr_array_new ();
-  hint = did_you_mean (key, section_key_names (st->section, names));
+  hint = cordon_did_you_mean (key, section_key_names (st->section, names));
   diag_at (st, CORDON_SEVERITY_ERROR, line, col,
            "unknown key '%s' in [%s]%s", key, st->section, hint);
   return NULL;

@@ -14,6 +14,7 @@
 #include "cordon-resources.h"
 #include "path-util.h"
 #include "policy-source.h"
+#include "suggest.h"
 
 #define EMBEDDED_PREFIX "/org/cordon/policies/"
 #define EMBEDDED_DISPLAY "<embedded>/"
@@ -174,40 +175,6 @@ lookup_embedded (const char *name,
   return TRUE;
 }
 
-/* Optimal string alignment distance: Levenshtein with the swap of two
- * adjacent letters counted as one edit, the commonest typo of a name. */
-static guint
-edit_distance (const char *a,
-               const char *b)
-{
-  gsize la = strlen (a), lb = strlen (b);
-  g_autofree guint *before = g_new0 (guint, lb + 1);
-  g_autofree guint *prev = g_new (guint, lb + 1);
-  g_autofree guint *row = g_new (guint, lb + 1);
-
-  for (gsize j = 0; j <= lb; j++)
-    prev[j] = (guint) j;
-  for (gsize i = 1; i <= la; i++)
-    {
-      guint *spare = before;
-
-      row[0] = (guint) i;
-      for (gsize j = 1; j <= lb; j++)
-        {
-          guint change = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-          guint d = MIN (MIN (prev[j], row[j - 1]) + 1, change);
-
-          if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-            d = MIN (d, before[j - 2] + 1);
-          row[j] = d;
-        }
-      before = prev;
-      prev = row;
-      row = spare;
-    }
-  return prev[lb];
-}
-
 static void
 add_dir_names (GPtrArray *names,
                const char *dir_path)
@@ -249,35 +216,6 @@ known_names (CordonPolicySource *source)
   return g_steal_pointer (&names);
 }
 
-/* The known name closest to `word`, if two edits or fewer away and
- * fewer than `word` has letters (else any short name is "close"). */
-static const char *
-closest_name (const char *word,
-              GPtrArray *names)
-{
-  gsize len = strlen (word);
-  const char *best = NULL;
-  guint best_d = 3;
-
-  for (guint i = 0; i < names->len; i++)
-    {
-      const char *name = g_ptr_array_index (names, i);
-      gsize name_len = strlen (name);
-      guint d;
-
-      /* Each edit changes the length by one at most. */
-      if ((name_len > len ? name_len - len : len - name_len) >= best_d)
-        continue;
-      d = edit_distance (word, name);
-      if (d > 0 && d < best_d && d < len)
-        {
-          best_d = d;
-          best = name;
-        }
-    }
-  return best;
-}
-
 /* What to add to "no policy named NAME" (a valid name): that the current
  * directory holds NAME.policy, else a known name a typo away. The file
  * in the current directory is only named, never read: a name never
@@ -291,14 +229,17 @@ name_hint (CordonPolicySource *source,
 {
   g_autofree char *file = g_strconcat (name, ".policy", NULL);
   g_autoptr(GPtrArray) names = NULL;
-  const char *near;
+  struct stat st;
 
-  /* An include= is not of the current directory: only the typo then. */
-  if (!included && g_file_test (file, G_FILE_TEST_EXISTS))
+  /* An include= is not of the current directory: only the typo then.
+   * Only a regular file of the caller's own is named: one a root
+   * caller's sandbox wrote there (as its own host user), a link or a
+   * FIFO is not offered to be run as a policy. */
+  if (!included && lstat (file, &st) == 0 && S_ISREG (st.st_mode) && st.st_uid == getuid ())
     return g_strdup_printf ("; ./%s is in the current directory: -p ./%s to use it", file, file);
   names = known_names (source);
-  near = closest_name (name, names);
-  return near != NULL ? g_strdup_printf ("; did you mean '%s'?", near) : g_strdup ("");
+  g_ptr_array_add (names, NULL);
+  return cordon_did_you_mean (name, (const char * const *) names->pdata);
 }
 
 static gboolean

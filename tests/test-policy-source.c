@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -247,6 +248,23 @@ test_a_name_with_its_file_in_the_cwd_names_that_file_but_does_not_load_it (void 
   assert_lacks (message, "did you mean");
 }
 
+/* A link or a FIFO of that name is not offered: only a regular file of
+ * the caller's own. */
+static void
+test_a_name_with_a_link_or_fifo_in_the_cwd_names_neither (void **state)
+{
+  g_autofree char *linked = NULL;
+  g_autofree char *fifo = NULL;
+
+  write_cwd_policy ("real.policy");
+  assert_int_equal (symlink ("real.policy", "linked.policy"), 0);
+  assert_int_equal (mkfifo ("fifo.policy", 0600), 0);
+  linked = not_found_message (*state, "linked");
+  fifo = not_found_message (*state, "fifo");
+  assert_lacks (linked, "current directory");
+  assert_lacks (fifo, "current directory");
+}
+
 static void
 test_a_known_name_resolves_to_the_embedded_copy_not_to_the_cwd (void **state)
 {
@@ -330,6 +348,7 @@ main (void)
     LOOKUP (test_a_name_near_no_known_one_suggests_nothing),
     LOOKUP (test_a_name_in_the_users_dir_is_suggested_for_a_typo),
     LOOKUP (test_a_name_with_its_file_in_the_cwd_names_that_file_but_does_not_load_it),
+    LOOKUP (test_a_name_with_a_link_or_fifo_in_the_cwd_names_neither),
     LOOKUP (test_a_known_name_resolves_to_the_embedded_copy_not_to_the_cwd),
     LOOKUP (test_an_include_of_a_misspelt_name_suggests_the_closest_known_name),
     LOOKUP (test_a_missing_policy_file_named_like_a_known_policy_suggests_that_name),
