@@ -1354,7 +1354,14 @@ add_settings (Compiler *c)
   for (guint i = 0; i < allow->len; i++)
     g_ptr_array_add (plan->seccomp_allow, g_strdup (((CordonItem *) g_ptr_array_index (allow, i))->text));
   for (guint i = 0; i < deny->len; i++)
-    g_ptr_array_add (plan->seccomp_deny, g_strdup (((CordonItem *) g_ptr_array_index (deny, i))->text));
+    {
+      const CordonItem *it = g_ptr_array_index (deny, i);
+
+      g_ptr_array_add (plan->seccomp_deny, g_strdup (it->text));
+      g_array_append_val (plan->seccomp_deny_rules, it->loc);
+    }
+  if (scalar_item (c, CORDON_KEY_SECCOMP_PROFILE) != NULL)
+    plan->seccomp_rule = scalar_item (c, CORDON_KEY_SECCOMP_PROFILE)->loc;
   /* A shared network reaches every abstract socket of the host: no mount
    * can hide those, so they are at least listed (invariant 8). */
   for (guint i = 0; !(plan->namespaces & CORDON_NS_NET) && c->facts->abstract_sockets != NULL
@@ -1395,6 +1402,12 @@ add_launch_ops (Compiler *c)
                         "/ read-only: the tmpfs bwrap makes the minimal root of has no size");
   cordon_plan_add_op (plan, CORDON_OP_STATUS_FD, NULL, NULL, NULL,
                       "bwrap's status: the sandbox's first pid, its exit status")->fd = CORDON_BWRAP_FD_STATUS;
+  /* bwrap's own init would be the one process inside without the
+   * helper's filter, rlimits and keyring, and open to the sandbox: code
+   * of its uid may write its memory. */
+  if (c->facts->helper_path != NULL && (plan->namespaces & CORDON_NS_PID))
+    cordon_plan_add_op (plan, CORDON_OP_AS_PID_1, NULL, NULL, NULL,
+                        "cordon-exec is the pid namespace's init: no process inside lacks its filter");
   /* Invariant 4: no nested user namespace, by bwrap too where it can
    * (the filter refuses CLONE_NEWUSER already). A policy that takes
    * unshare or clone out of the profile asks for user namespaces inside

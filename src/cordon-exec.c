@@ -2,7 +2,8 @@
 /* cordon-exec: the sandbox's first program, bound read-only at
  * /dev/.cordon-exec.
  *
- *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--verify SPEC_FD GO_FD] COMMAND [ARG...]
+ *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--notify SIZE]
+ *               [--verify SPEC_FD GO_FD] COMMAND [ARG...]
  *
  * bwrap reports no difference between a command that exits 1 and a
  * sandbox that could not be set up, nor between "not found" and "not
@@ -10,7 +11,9 @@
  * visible, and proves the sandbox before the command runs. It joins a
  * fresh session keyring (invariant 4), sets no_new_privs and the
  * policy's rlimits (soft and hard: the sandbox cannot raise them); with
- * --verify it reads the expected denials from SPEC_FD and attempts each
+ * --notify it reads the SIZE bytes of a filter cordon wrote on STATUS_FD,
+ * loads it with a listener and sends that to cordon (the word "N", SCM_RIGHTS), which answers and names the
+ * calls the profile refuses; with --verify it reads the expected denials from SPEC_FD and attempts each
  * (invariant 9), reporting every result on STATUS_FD, then waits on
  * GO_FD for cordon's own checks from outside. Then it writes "R" and
  * execs the command in its own pid; if exec fails it writes "E<errno>"
@@ -24,9 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exec-checks.h"
@@ -100,9 +107,10 @@ found_on_path (const char *name)
 static int
 verify (int status_fd,
         int spec_fd,
-        int go_fd)
+        int go_fd,
+        int listened)
 {
-  CordonChecker ck = { .status_fd = status_fd };
+  CordonChecker ck = { .status_fd = status_fd, .listened = listened };
   int own[] = { status_fd, go_fd };
   char *spec = cordon_spec_read_fd (spec_fd, 1 << 24);
   char go = 0;
@@ -126,6 +134,113 @@ verify (int status_fd,
     ;
   close (go_fd);
   return go == CORDON_EXEC_GO;
+}
+
+/* 0 once `len` bytes are read, else -1 (EINVAL at an early end). */
+static int
+read_exactly (int fd,
+              char *buf,
+              size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t n = read (fd, buf, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return n == 0 ? (errno = EINVAL, -1) : -1;
+      buf += n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+/* One filter of `size` bytes from the status socket, loaded with
+ * `flags`: its result (a listener, or 0), or -1 with errno (EINVAL for a
+ * size that is not whole instructions). */
+static int
+load_one (int status_fd,
+          unsigned long size,
+          unsigned int flags)
+{
+  struct sock_fprog prog = { 0 };
+  struct sock_filter *insns = NULL;
+  int rc = -1, saved;
+
+  errno = EINVAL;
+  if (size > 0 && size % sizeof *insns == 0 && size <= BPF_MAXINSNS * sizeof *insns
+      && (insns = malloc (size)) != NULL && read_exactly (status_fd, (char *) insns, size) == 0)
+    {
+      prog.len = (unsigned short) (size / sizeof *insns);
+      prog.filter = insns;
+      rc = (int) syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+    }
+  saved = errno;
+  free (insns);
+  errno = saved;
+  return rc;
+}
+
+/* "N" with the listener (SCM_RIGHTS), then no copy of it here. 0, or -1
+ * with errno. */
+static int
+send_listener (int status_fd,
+               int listener)
+{
+  char word[] = { (char) CORDON_EXEC_LISTENER, '\n' };
+  struct iovec iov = { word, sizeof word };
+  union { char buf[CMSG_SPACE (sizeof (int))]; struct cmsghdr align; } control;
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                        .msg_controllen = sizeof control.buf };
+  struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg);
+  ssize_t n;
+  int saved;
+
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
+  memcpy (CMSG_DATA (cmsg), &listener, sizeof listener);
+  while ((n = sendmsg (status_fd, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+    ;
+  /* A stream socket takes 2 bytes whole or not at all; a short send is
+   * no listener passed. */
+  saved = n == (ssize_t) sizeof word ? 0 : n < 0 ? errno : EIO;
+  close (listener);
+  return saved == 0 ? 0 : (errno = saved, -1);
+}
+
+/* "LISTENED,PLAIN": the sizes of the two filters cordon wrote on the
+ * status socket before the sandbox started. The first is loaded with a
+ * listener, sent back with "N"; where the kernel refuses one (EBUSY: a
+ * filter above cordon's has one already), the second, whose refusals are
+ * errors of their own, is loaded instead and "L<errno>" says why: the
+ * calls are refused all the same, unnamed (without either, bwrap's
+ * filter would fail them with ENOSYS). 1 (listened), 0 (plain), or -1
+ * with errno. */
+static int
+load_filters (int status_fd,
+              const char *sizes)
+{
+  char *end = NULL;
+  unsigned long listened, plain = 0;
+  int listener, saved;
+
+  errno = 0;
+  listened = strtoul (sizes, &end, 10);
+  if (errno == 0 && *end == ',')
+    plain = strtoul (end + 1, &end, 10);
+  if (errno != 0 || *end != '\0' || plain == 0)
+    return errno = EINVAL, -1;
+  if ((listener = load_one (status_fd, listened, SECCOMP_FILTER_FLAG_NEW_LISTENER)) >= 0)
+    return send_listener (status_fd, listener) == 0 ? 1 : -1;
+  saved = errno;
+  if (saved == EINVAL)
+    return -1;
+  if (load_one (status_fd, plain, 0) != 0)
+    return -1;
+  say (status_fd, CORDON_EXEC_UNLISTENED, saved);
+  return 0;
 }
 
 /* "FSIZE,NOFILE,CORE,NPROC", each a number or "-": set, soft and hard. 0, or
@@ -157,17 +272,68 @@ set_rlimits (const char *list)
   return 0;
 }
 
+/* Invariant 4: a fresh, empty session keyring, so the caller's keys are
+ * out of reach; no_new_privs, so no setuid program inside gains what the
+ * sandbox lacks; then the listened filter (--notify), before the checks
+ * whose seccomp probes cordon answers through it. Fail closed: without
+ * any of them, nothing runs ("K<errno>"). */
+static int
+set_up (int status_fd,
+        const char *notify,
+        int *out_listened)
+{
+  if (syscall (SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0
+      || prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || (notify != NULL && (*out_listened = load_filters (status_fd, notify)) < 0))
+    {
+      say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno);
+      return 0;
+    }
+  return 1;
+}
+
+/* As the sandbox's pid 1, in place of bwrap's own init, which would be
+ * the one process inside without cordon-exec's filter, rlimits and
+ * keyring: code inside may write the memory of a process of its uid,
+ * and a listener of its own loaded there would answer the refusals of
+ * the profile's with "continue". So this process has all of them before
+ * it forks; the child (0) goes on to the command. The parent returns
+ * only on a failed fork (-1); else it keeps nothing open, is made
+ * undumpable (its memory and fds closed to the sandbox), reaps every
+ * process left to it and ends as the command ended: its status, or 128+N
+ * for a signal N, as bwrap's init and a shell say, and the kernel then
+ * kills whatever the command left behind. */
+static int
+be_init (int status_fd)
+{
+  pid_t child = fork ();
+  int status = 0;
+  pid_t pid;
+
+  if (child <= 0)
+    return child == 0 ? 0 : (say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno), -1);
+  close (status_fd);
+  for (int fd = 0; fd < 3; fd++)
+    close (fd);
+  prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
+  while ((pid = wait (&status)) != child)
+    if (pid < 0 && errno != EINTR)
+      _exit (125);
+  _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+}
+
 int
 main (int argc,
       char **argv)
 {
   int status_fd, spec_fd = -1, go_fd = -1, first = 2;
-  int saved;
+  const char *notify = NULL;
+  int saved, listened = 0;
 
   if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
-      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--verify SPEC_FD GO_FD] "
-             "COMMAND [ARG...]\n", stderr);
+      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--notify SIZE] "
+             "[--verify SPEC_FD GO_FD] COMMAND [ARG...]\n", stderr);
       return 125;
     }
   /* Before anything of the sandbox runs, the checks too: cordon reads
@@ -181,6 +347,13 @@ main (int argc,
         }
       first += 2;
     }
+  if (strcmp (argv[first], CORDON_EXEC_ARG_NOTIFY) == 0)
+    {
+      if (argc < first + 3)
+        return 125;
+      notify = argv[first + 1];
+      first += 2;
+    }
   if (strcmp (argv[first], CORDON_EXEC_ARG_VERIFY) == 0)
     {
       if (argc < first + 4 || (spec_fd = parse_fd (argv[first + 1])) < 0
@@ -188,20 +361,13 @@ main (int argc,
         return 125;
       first += 3;
     }
-  /* Invariant 4: a fresh, empty session keyring, so the caller's keys
-   * are out of reach; no_new_privs, so no setuid program inside gains
-   * what the sandbox lacks. Fail closed: without them, nothing runs. */
-  if (syscall (SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0)
-    {
-      say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno);
-      return 125;
-    }
-  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-    {
-      say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno);
-      return 125;
-    }
-  if (spec_fd >= 0 && !verify (status_fd, spec_fd, go_fd))
+  if (!set_up (status_fd, notify, &listened))
+    return 125;
+  if (spec_fd >= 0 && !verify (status_fd, spec_fd, go_fd, listened))
+    return 125;
+  /* The pid namespace's init (bwrap --as-pid-1): the command runs in a
+   * child, this process only reaps. */
+  if (getpid () == 1 && be_init (status_fd) != 0)
     return 125;
   say (status_fd, CORDON_EXEC_RUNNING, -1);
   execvp (argv[first], argv + first);

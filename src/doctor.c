@@ -4,13 +4,20 @@
  * often names the wrong cause. The probe is run fresh, as `run` would. */
 #include "config.h"
 
+#include <errno.h>
 #include <json-glib/json-glib.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgroup.h"
 #include "doctor.h"
+#include "seccomp-filter.h"
 #include "host-facts.h"
 #include "host-identity.h"
 #include "probe.h"
@@ -121,6 +128,45 @@ check_proc (GPtrArray *out)
        found != NULL, "mount a proc file system at /proc (a container should give it one)");
 }
 
+/* Whether a filter loaded here could have a listener: 0, or the errno
+ * the kernel refuses one with (EBUSY: a filter above cordon's has one).
+ * Tried in a child, whose filter (allow everything) dies with it. */
+static int
+listener_errno (void)
+{
+  struct sock_filter allow = BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  struct sock_fprog prog = { 1, &allow };
+  int status;
+  pid_t child = fork ();
+
+  if (child == 0)
+    _exit (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+           || syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog) < 0
+           ? (errno & 0x7f) : 0);
+  if (child < 0)
+    return errno;
+  while (waitpid (child, &status, 0) < 0)
+    if (errno != EINTR)
+      return errno;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : EINTR;
+}
+
+/* Not a failure: without a listener the profile's refusals hold, unnamed. */
+static char *
+refusals_named (void)
+{
+  int err;
+
+  if (!cordon_seccomp_notify_available ())
+    return g_strdup ("no (this kernel has no SECCOMP_RET_USER_NOTIF, or shows no Seccomp_filters: refused "
+                     "calls fail unnamed)");
+  if ((err = listener_errno ()) == EBUSY)
+    return g_strdup ("no (a seccomp filter above cordon's has a listener, EBUSY: refused calls fail unnamed)");
+  if (err != 0)
+    return g_strdup_printf ("no (the kernel gives no listener: %s; refused calls fail unnamed)", g_strerror (err));
+  return g_strdup ("yes (SECCOMP_RET_USER_NOTIF: cordon answers them and names each)");
+}
+
 static void
 check_container (GPtrArray *out)
 {
@@ -137,6 +183,7 @@ check_container (GPtrArray *out)
                    "sandbox's); bwrap needs unshare, clone, mount and pivot_root through it"
                  : "none"),
        TRUE, NULL);
+  add (out, "seccomp refusals named", refusals_named (), TRUE, NULL);
   {
     g_autofree char *mismatch = cordon_probe_proc_mismatch ();
 

@@ -1062,6 +1062,66 @@ check_processes_closed (CordonChecker *ck)
   result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, detail[0] == '\0', 0, detail);
 }
 
+/* The seccomp filters /proc/PID/status counts (0: this process's), or
+ * -1 where the kernel shows none (before Linux 5.9) or it is unread. */
+static long
+filters_of (pid_t pid)
+{
+  char *status = cordon_proc_read (pid, "status", NULL);
+  char count[32] = "";
+
+  status_field (status, "Seccomp_filters", count, sizeof count);
+  free (status);
+  return count[0] >= '0' && count[0] <= '9' ? strtol (count, NULL, 10) : -1;
+}
+
+/* Code inside may write the memory of a process of its uid that it can
+ * see in its mount namespace; one with fewer filters than this one
+ * (bwrap's own init, were it pid 1) would run what it wrote without the
+ * one that refuses the sandbox a listener of its own, which would answer
+ * "continue" to the profile's refusals. None may have fewer. A process
+ * whose namespace link is closed is one whose memory is too (the same
+ * access check); one in another namespace is processes-closed's. */
+static void
+check_filtered (CordonChecker *ck)
+{
+  char mine[64], theirs[64], path[300], detail[400] = "";
+  long own = filters_of (0), count;
+  DIR *proc;
+  struct dirent *de;
+  ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
+
+  if (own < 0 || n <= 0)
+    {
+      /* Without a listener, the refusals are errors: no filter added
+       * inside, nor a listener, can undo them. */
+      result_of (ck, CORDON_CHECK_FILTERED, !ck->listened, 0, ck->listened
+                 ? "this process's Seccomp_filters cannot be read: the listened filter is unproven"
+                 : "no Seccomp_filters shown: refusals are errors, which nothing added inside undoes");
+      return;
+    }
+  mine[n] = '\0';
+  proc = opendir ("/proc");
+  while (proc != NULL && detail[0] == '\0' && (de = readdir (proc)) != NULL)
+    {
+      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
+      n = readlink (path, theirs, sizeof theirs - 1);
+      if (n <= 0)
+        continue;
+      theirs[n] = '\0';
+      if (strcmp (theirs, mine) == 0 && (count = filters_of ((pid_t) atol (de->d_name))) >= 0 && count < own)
+        snprintf (detail, sizeof detail, "/proc/%s has %ld seccomp filters, the helper %ld: code inside that "
+                  "wrote its memory would run outside the helper's", de->d_name, count, own);
+    }
+  if (proc == NULL)
+    snprintf (detail, sizeof detail, "/proc cannot be listed: %s", strerror (errno));
+  else
+    closedir (proc);
+  result_of (ck, CORDON_CHECK_FILTERED, detail[0] == '\0', 0, detail);
+}
+
 /* 1 when /proc holds no entry at all (or is absent), else 0. */
 static int
 proc_is_empty (void)
@@ -1099,6 +1159,9 @@ cordon_checker_run_fixed (CordonChecker *ck,
 
       for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++)
         result_of (ck, outside[i], 1, 0, "no /proc inside: checked from outside");
+      if (ck->seccomp)
+        result_of (ck, CORDON_CHECK_FILTERED, empty, 0,
+                   empty ? "no /proc inside: no process's memory to write" : "/proc is not empty");
       result_of (ck, CORDON_CHECK_DROPPED_VALUES, empty, 0,
                  empty ? "no /proc inside: no environ or cmdline to read" : "/proc is not empty");
       /* "processes" only where cordon asked for it (a pid namespace). */
@@ -1115,6 +1178,8 @@ cordon_checker_run_fixed (CordonChecker *ck,
     check_cordon_unreadable (ck);
   check_fds (ck, own_fds, n_own_fds);
   check_credentials (ck);
+  if (ck->seccomp)
+    check_filtered (ck);
   check_processes (ck);
   if (ck->outside_shown)
     check_processes_closed (ck);

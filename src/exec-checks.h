@@ -19,6 +19,7 @@ typedef struct
   int outside_shown;  /* processes outside the sandbox show in /proc: none may be open */
   unsigned long long cap_eff; /* the capabilities the policy keeps */
   int seccomp;        /* the filter is in force (spec line "seccomp") */
+  int listened;       /* cordon-exec loaded it again with cordon's listener */
 } CordonChecker;
 
 /* All of `text` to `fd`, across short writes and EINTR. */

@@ -275,7 +275,9 @@ count_placeholders (const CordonPlan *plan)
 }
 
 static char **
-build_argv (const CordonLaunchRequest *request)
+build_argv (const CordonLaunchRequest *request,
+            GBytes *listened,
+            GBytes *plain)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   int next_fd = FD_STAGE + (request->stage != NULL ? 1 + (int) request->stage->fds->len : 0);
@@ -319,6 +321,12 @@ build_argv (const CordonLaunchRequest *request)
   g_ptr_array_add (argv, g_strdup_printf ("%d", FD_READY));
   g_ptr_array_add (argv, g_strdup (CORDON_EXEC_ARG_RLIMITS));
   g_ptr_array_add (argv, rlimits_arg (request->plan));
+  if (listened != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup (CORDON_EXEC_ARG_NOTIFY));
+      g_ptr_array_add (argv, g_strdup_printf ("%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT, g_bytes_get_size (listened),
+                                              g_bytes_get_size (plain)));
+    }
   if (request->verify_spec != NULL)
     {
       g_ptr_array_add (argv, g_strdup (CORDON_EXEC_ARG_VERIFY));
@@ -340,17 +348,18 @@ close_fds (int *fds,
       close (fds[i]);
 }
 
-/* bwrap's status pipe, the helper's and the keeper's socket. cordon's
- * ends of the pipes never block its poll loop (O_NONBLOCK from the start);
- * the keeper's socket blocks: its first word is awaited. On failure,
- * nothing is left open. */
+/* bwrap's status pipe, the helper's and the keeper's sockets (the
+ * helper's: its listener comes with a word). cordon's ends of the first
+ * two never block its poll loop (O_NONBLOCK from the start); the keeper's
+ * socket blocks: its first word is awaited. On failure, nothing is left
+ * open. */
 static gboolean
 open_channels (int json[2],
                int ready[2],
                int life[2],
                GError **error)
 {
-  if (pipe2 (json, O_CLOEXEC) == 0 && pipe2 (ready, O_CLOEXEC) == 0
+  if (pipe2 (json, O_CLOEXEC) == 0 && socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ready) == 0
       && socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, life) == 0
       && fcntl (json[0], F_SETFL, O_NONBLOCK) == 0 && fcntl (ready[0], F_SETFL, O_NONBLOCK) == 0)
     return TRUE;
@@ -367,6 +376,8 @@ typedef struct
   int specfd;
   int go[2];
   int filterfd;
+  GBytes *listened;           /* cordon-exec's filters, sent on its status socket: the listened */
+  GBytes *plain;              /* one, and the one it loads where the kernel gives no listener */
   int stagefd;
   int cgroupfd;
   int placefd;
@@ -378,6 +389,8 @@ inputs_close (Inputs *in)
 {
   close_fds ((int[]) { in->memfd, in->specfd, in->go[0], in->go[1], in->filterfd, in->stagefd, in->cgroupfd,
                        in->placefd }, 8);
+  g_clear_pointer (&in->listened, g_bytes_unref);
+  g_clear_pointer (&in->plain, g_bytes_unref);
   if (in->place_parents != NULL)
     close_fds ((int *) in->place_parents->data, in->place_parents->len);
   g_clear_pointer (&in->place_parents, g_array_unref);
@@ -443,7 +456,13 @@ open_inputs (const CordonLaunchRequest *request,
       return FALSE;
     }
   if (request->plan->seccomp != CORDON_SECCOMP_NONE
-      && (in->filterfd = cordon_seccomp_memfd (request->plan, error)) < 0)
+      && (in->filterfd = cordon_seccomp_memfd (request->plan, request->seccomp_notify
+                                                              ? CORDON_SECCOMP_FILTER_NOTIFY
+                                                              : CORDON_SECCOMP_FILTER_ERRNO, error)) < 0)
+    return FALSE;
+  if (request->plan->seccomp != CORDON_SECCOMP_NONE && request->seccomp_notify
+      && ((in->listened = cordon_seccomp_bpf (request->plan, CORDON_SECCOMP_FILTER_LISTENED, error)) == NULL
+          || (in->plain = cordon_seccomp_bpf (request->plan, CORDON_SECCOMP_FILTER_ERRNO, error)) == NULL))
     return FALSE;
   if (request->cgroups != NULL && cordon_cgroup_run_any (request->cgroups))
     {
@@ -453,6 +472,34 @@ open_inputs (const CordonLaunchRequest *request,
         return FALSE;
     }
   return open_placeholders (request->plan, in, error);
+}
+
+/* cordon-exec's filters, ahead of its reading on its status socket
+ * (--notify LISTENED,PLAIN): in the socket's buffer before the sandbox
+ * starts, so neither side waits; no fd of their own (protocol.h). */
+static gboolean
+send_filters (const int ready[2],
+              const Inputs *in,
+              GError **error)
+{
+  GBytes *both[] = { in->listened, in->plain };
+
+  for (guint i = 0; i < G_N_ELEMENTS (both); i++)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (both[i], &size);
+      ssize_t n;
+
+      while ((n = send (ready[0], data, size, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        ;
+      if (n != (ssize_t) size)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot pass the seccomp filter to cordon-exec: %s",
+                       n < 0 ? g_strerror (errno) : "a short write");
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* The keeper, with every fd of its child at its slot (see the enum). */
@@ -525,10 +572,10 @@ cordon_launch_start (const CordonLaunchRequest *request,
                      GError **error)
 {
   g_autoptr(GBytes) option_bytes = cordon_bwrap_argv_to_nul (request->argv);
-  g_auto(GStrv) argv = build_argv (request);
+  g_auto(GStrv) argv = NULL;
   g_autofree char **envp = g_new0 (char *, request->plan->envp->len + 1);
   int json[2] = { -1, -1 }, ready[2] = { -1, -1 }, life[2] = { -1, -1 };
-  Inputs in = { -1, -1, { -1, -1 }, -1, -1, -1, -1, NULL };
+  Inputs in = { -1, -1, { -1, -1 }, -1, NULL, NULL, -1, -1, -1, NULL };
   gboolean ok;
   pid_t pid = 0, keeper = 0;
   int go;
@@ -540,6 +587,13 @@ cordon_launch_start (const CordonLaunchRequest *request,
       inputs_close (&in);
       return FALSE;
     }
+  if (in.listened != NULL && !send_filters (ready, &in, error))
+    {
+      inputs_close (&in);
+      close_fds ((int[]) { json[0], json[1], ready[0], ready[1], life[0], life[1] }, 6);
+      return FALSE;
+    }
+  argv = build_argv (request, in.listened, in.plain);
   ok = start_keeper (request, argv, envp, &in, json, ready, life, &keeper, error);
   /* SYSTEMD: the keeper waits for its scope before it starts bwrap. */
   if (ok && request->cgroups != NULL && request->cgroups->mechanism == CORDON_CGROUP_SYSTEMD

@@ -25,7 +25,7 @@ typedef struct
   pid_t keeper_pid;    /* cordon-keeper, our child: it ends as bwrap ended */
   int life_fd;         /* our end of the keeper's socket: open while cordon lives */
   int status_fd;       /* read end of bwrap's --json-status-fd */
-  int ready_fd;        /* read end of the helper's status pipe */
+  int ready_fd;        /* our end of the helper's status socket */
   int go_fd;           /* write end of the helper's go pipe, or -1 without verify */
 } CordonLaunch;
 
@@ -39,6 +39,8 @@ typedef struct
   GBytes *verify_spec;                /* NULL: run without verification */
   const CordonStageSet *stage;        /* the keeper's --stage, for a plan that switches identity */
   const CordonCgroupRun *cgroups;     /* the keeper's --cgroup, or NULL */
+  gboolean seccomp_notify;            /* the profile's refusals notify cordon, through cordon-exec's
+                                       * listener (seccomp-notify.h) */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,

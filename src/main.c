@@ -240,7 +240,10 @@ write_filter (const CordonPlan *plan)
 
   if (plan->seccomp == CORDON_SECCOMP_NONE)
     return fail ("compile: the policy has no seccomp filter ([seccomp] profile=none)");
-  if ((bytes = cordon_seccomp_bpf (plan, &error)) == NULL)
+  /* The filter whole, its refusals errors of their own: the one bwrap
+   * is given under cordon notifies a listener of cordon's, and without it
+   * would fail them with ENOSYS. */
+  if ((bytes = cordon_seccomp_bpf (plan, CORDON_SECCOMP_FILTER_ERRNO, &error)) == NULL)
     return fail ("%s", error->message);
   return write_all (bytes);
 }
@@ -347,6 +350,35 @@ tell_hidden (const CordonPlan *plan,
     fprintf (stderr, "cordon: %s\n", hint);
 }
 
+/* Each call the seccomp filter refused after release, once, with the
+ * rule and the key that would let it through (seccomp-notify.h). */
+static void
+tell_seccomp_denials (const CordonRun *run)
+{
+  const CordonSeccompDenials *d = &run->seccomp_denials;
+  const char *profile = cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[run->plan->seccomp];
+
+  for (guint i = 0; d->denials != NULL && i < d->denials->len; i++)
+    {
+      const CordonSeccompDenial *one = g_ptr_array_index (d->denials, i);
+      CordonLocation at;
+      gboolean by_deny = cordon_seccomp_refused_by_deny (run->plan, one->syscall, &at);
+      g_autofree char *where = at.file != NULL ? cordon_location_to_string (&at) : g_strdup ("its default");
+
+      if (by_deny)
+        fprintf (stderr, "cordon: %s denied by [seccomp] deny=%s (%s); take it out of deny= to permit "
+                 "(%" G_GUINT64_FORMAT " call%s, %s)\n", one->syscall, one->syscall, where, one->count,
+                 one->count == 1 ? "" : "s", cordon_seccomp_errno_name (one->err));
+      else
+        fprintf (stderr, "cordon: %s denied by [seccomp] profile=%s (%s); allow=%s to permit "
+                 "(%" G_GUINT64_FORMAT " call%s, %s)\n", one->syscall, profile, where, one->syscall, one->count,
+                 one->count == 1 ? "" : "s", cordon_seccomp_errno_name (one->err));
+    }
+  if (d->others > 0)
+    fprintf (stderr, "cordon: %" G_GUINT64_FORMAT " more calls of other names denied by [seccomp] "
+             "profile=%s (see the report)\n", d->others, profile);
+}
+
 static int
 print_run (const CordonRun *run,
            const CordonRunOptions *o,
@@ -373,6 +405,8 @@ print_run (const CordonRun *run,
   if (run->failure == CORDON_FAILURE_NONE && run->has_result
       && (r->outcome == CORDON_OUTCOME_NOT_FOUND || r->outcome == CORDON_OUTCOME_NOT_EXECUTABLE))
     tell_hidden (run->plan, o->command[0]);
+  if (run->has_result && run->seccomp_denials.listened)
+    tell_seccomp_denials (run);
   if (run->has_result && run->cgroups.stats.pids_max_hits > 0)
     tell_limit (run->plan, CORDON_LIMIT_PIDS, "a fork failed: the sandbox was at its process limit,");
   if (run->report_error != NULL)

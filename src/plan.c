@@ -69,6 +69,7 @@ cordon_plan_new (const char *policy_name)
   plan->abstract_sockets = g_ptr_array_new_with_free_func (g_free);
   plan->seccomp_allow = g_ptr_array_new_with_free_func (g_free);
   plan->seccomp_deny = g_ptr_array_new_with_free_func (g_free);
+  plan->seccomp_deny_rules = g_array_new (FALSE, TRUE, sizeof (CordonLocation));
   plan->stage = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_stage_free);
   plan->unreachable = g_ptr_array_new_with_free_func (g_free);
   plan->cgroup_dirs = g_ptr_array_new_with_free_func ((GDestroyNotify) cordon_cgroup_dir_free);
@@ -90,6 +91,7 @@ cordon_plan_free (CordonPlan *plan)
   g_ptr_array_unref (plan->abstract_sockets);
   g_ptr_array_unref (plan->seccomp_allow);
   g_ptr_array_unref (plan->seccomp_deny);
+  g_array_unref (plan->seccomp_deny_rules);
   g_ptr_array_unref (plan->stage);
   g_ptr_array_unref (plan->unreachable);
   g_ptr_array_unref (plan->cgroup_dirs);
@@ -184,7 +186,7 @@ cordon_op_kind_name (CordonOpKind kind)
   static const char * const names[CORDON_OP_MAX] = {
     "unshare", "new-session", "die-with-parent", "cap-drop", "cap-add", "ro-bind", "bind",
     "symlink", "proc", "dev", "tmpfs", "mask-file", "mask-dir", "hide-dir", "chdir", "helper-bind",
-    "status-fd", "disable-userns", "seccomp", "option",
+    "status-fd", "disable-userns", "as-pid-1", "seccomp", "option",
   };
 
   g_return_val_if_fail (kind < CORDON_OP_MAX, "?");

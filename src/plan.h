@@ -41,6 +41,7 @@ typedef enum
   CORDON_OP_HELPER_BIND,      /* src: cordon-exec on the host, bound read-only at dest */
   CORDON_OP_STATUS_FD,        /* bwrap's --json-status-fd, at fd */
   CORDON_OP_DISABLE_USERNS,   /* bwrap's --disable-userns: no user namespace inside */
+  CORDON_OP_AS_PID_1,         /* bwrap's --as-pid-1: cordon-exec is the pid namespace's init */
   CORDON_OP_SECCOMP,          /* the filter, read by bwrap's --seccomp from fd */
   CORDON_OP_OPTION,           /* src: a bwrap option, dest: its argument or NULL */
   CORDON_OP_MAX
@@ -198,6 +199,8 @@ typedef struct
   CordonSeccompProfile seccomp;
   GPtrArray *seccomp_allow;   /* system call names taken out of the profile */
   GPtrArray *seccomp_deny;    /* system call names refused beyond it */
+  GArray *seccomp_deny_rules; /* CordonLocation: each deny= name's, in the same order */
+  CordonLocation seccomp_rule;/* [seccomp] profile, or file NULL for its default */
   guint64 keep_caps;          /* capability bits the sandbox keeps */
   char *unprotected_dir;      /* cordon's own directory, missing under a writable bind */
   uid_t host_uid;             /* whom the sandbox runs as on the host */

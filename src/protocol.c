@@ -62,6 +62,8 @@ const CordonCheckInfo cordon_checks[CORDON_CHECK_MAX] = {
   [CORDON_CHECK_FDS] = { "fds", "only fds 0-2 and cordon's own are open" },
   [CORDON_CHECK_CAPABILITIES] = { "capabilities", "CapEff holds exactly the kept capabilities (none by default)" },
   [CORDON_CHECK_NO_NEW_PRIVS] = { "no-new-privs", "NoNewPrivs is 1" },
+  [CORDON_CHECK_FILTERED] = { "filtered", "no process inside has fewer seccomp filters than the helper "
+                              "(bwrap's own init would)" },
   [CORDON_CHECK_PROCESSES] = { "processes", "only the sandbox's processes are visible" },
   [CORDON_CHECK_PROCESSES_CLOSED] = { "processes-closed", "no process outside the sandbox is open to it "
                                       "(its /proc/PID/root, fds, memory)" },

@@ -16,12 +16,16 @@
 
 #define CORDON_FD_ARGS 3         /* bwrap's --args: the options, NUL-separated; the first of bwrap's */
 #define CORDON_FD_JSON 4         /* bwrap's --json-status-fd: child pid and exit code */
-#define CORDON_EXEC_STATUS_FD 5  /* cordon-exec's status lines (CordonExecWord) */
+#define CORDON_EXEC_STATUS_FD 5  /* cordon-exec's status lines (CordonExecWord): a unix socket */
 #define CORDON_FD_SPEC 6         /* cordon-exec's verification spec (a sealed memfd) */
 #define CORDON_EXEC_GO_FD 7      /* cordon's word to cordon-exec after the outside checks */
 #define CORDON_FD_SECCOMP 8      /* bwrap's --seccomp: the filter's BPF (a sealed memfd) */
 #define CORDON_FD_LIFE 9         /* the keeper's end of its socket to cordon; not bwrap's */
 #define CORDON_FD_STAGE 10       /* the keeper's --stage instructions, then the trees they name */
+/* Nothing more goes below CORDON_FD_LIFE: with fds 3-9 all taken, a dash
+ * script given as --bwrap reads itself from fd 10, which it does not mark
+ * close-on-exec (it does so only for an fd below 10 it moves up), and
+ * bwrap passes it into the sandbox. */
 
 /* Where cordon-exec is bound inside the sandbox: /dev is the fresh tmpfs
  * bwrap makes (--dev), so the mount point can be made under any root. */
@@ -36,7 +40,12 @@ typedef enum
   CORDON_EXEC_WAITING = 'W',     /* every check passed; waiting, stopped, for cordon's word */
   CORDON_EXEC_RUNNING = 'R',     /* the command is being exec'd */
   CORDON_EXEC_EXEC_ERRNO = 'E',  /* "E<errno>": exec failed */
-  CORDON_EXEC_SETUP_ERRNO = 'K', /* "K<errno>": no fresh session keyring, or no no_new_privs */
+  CORDON_EXEC_SETUP_ERRNO = 'K', /* "K<errno>": no fresh session keyring, no no_new_privs, no
+                                  * listened filter */
+  CORDON_EXEC_LISTENER = 'N',    /* the listener of the filter cordon-exec loaded (--notify), sent
+                                  * with the word (SCM_RIGHTS): cordon answers its refused calls */
+  CORDON_EXEC_UNLISTENED = 'L',  /* "L<errno>": the kernel gave no listener (EBUSY: one of a filter
+                                  * above cordon's); the plain filter is loaded, its refusals unnamed */
 } CordonExecWord;
 
 /* The third field of a result line. */
@@ -78,6 +87,12 @@ typedef enum
 /* cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] ...: each a number
  * (soft and hard limit both), or "-" to leave it. */
 #define CORDON_EXEC_ARG_RLIMITS "--rlimits"
+/* cordon-exec STATUS_FD [--rlimits ...] [--notify LISTENED,PLAIN] ...: the first
+ * LISTENED bytes on STATUS_FD, written there by cordon before the sandbox
+ * starts, are the filter to load with a listener, after no_new_privs and
+ * before any check; the PLAIN bytes after them, the one to load instead
+ * where the kernel gives no listener. */
+#define CORDON_EXEC_ARG_NOTIFY "--notify"
 
 /* cordon's one byte to the keeper: the sandbox is released, and may be
  * left running should cordon go (a policy's die-with-parent=false). */
@@ -178,6 +193,7 @@ typedef enum
   CORDON_CHECK_FDS,
   CORDON_CHECK_CAPABILITIES,
   CORDON_CHECK_NO_NEW_PRIVS,
+  CORDON_CHECK_FILTERED,            /* with a seccomp filter only */
   CORDON_CHECK_PROCESSES,           /* with a pid namespace only */
   CORDON_CHECK_PROCESSES_CLOSED,    /* where processes outside show */
   CORDON_CHECK_OUTSIDE_ENVIRON,

@@ -51,6 +51,7 @@ static const struct
   [CORDON_OP_HELPER_BIND] = { "--ro-bind", ARGS_BOTH },
   [CORDON_OP_STATUS_FD] = { "--json-status-fd", ARGS_FD },
   [CORDON_OP_DISABLE_USERNS] = { "--disable-userns", ARGS_NONE },
+  [CORDON_OP_AS_PID_1] = { "--as-pid-1", ARGS_NONE },
   [CORDON_OP_SECCOMP] = { "--seccomp", ARGS_FD },
   [CORDON_OP_OPTION] = { NULL, ARGS_SRC },
 };
@@ -220,6 +221,11 @@ cordon_render_shell (const CordonPlan *plan,
       g_autofree char *q = cordon_shell_quote (cordon_bwrap_argv_get (argv, i));
       gint origin = cordon_bwrap_argv_origin (argv, i);
 
+      /* The command runs here without cordon-exec: bwrap's own init
+       * reaps for it, as pid 1 it would ignore every signal. */
+      if (origin >= 0 && (guint) origin < plan->ops->len
+          && ((const CordonOp *) g_ptr_array_index (plan->ops, origin))->kind == CORDON_OP_AS_PID_1)
+        continue;
       /* One op per line keeps the paste readable. */
       g_string_append (out, origin != last_origin ? " \\\n    " : " ");
       g_string_append (out, q);

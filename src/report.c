@@ -14,6 +14,7 @@
 
 #include "file-util.h"
 #include "report.h"
+#include "seccomp-filter.h"
 
 static const char * const outcome_names[] = {
   [CORDON_OUTCOME_EXITED] = "exited",
@@ -584,6 +585,61 @@ add_audit (JsonBuilder *b,
   json_builder_end_array (b);
 }
 
+/* One refused call: its name, what it got, how often, and the rule that
+ * refused it with what would let it through; the calls beyond the names
+ * told apart are one entry of null names. */
+static void
+add_denial (JsonBuilder *b,
+            const CordonPlan *plan,
+            const char *name,
+            int err,
+            guint64 count)
+{
+  CordonLocation at = { 0 };
+  gboolean by_deny = name != NULL && cordon_seccomp_refused_by_deny (plan, name, &at);
+  g_autofree char *rule = name != NULL && at.file != NULL ? cordon_location_to_string (&at) : NULL;
+  g_autofree char *permit = name == NULL ? NULL : by_deny ? g_strdup_printf ("deny= without %s", name)
+                                                          : g_strdup_printf ("allow=%s", name);
+
+  json_builder_begin_object (b);
+  add_string (b, "syscall", name);
+  add_string (b, "errno", name != NULL ? cordon_seccomp_errno_name (err) : NULL);
+  json_builder_set_member_name (b, "count");
+  json_builder_add_int_value (b, (gint64) count);
+  add_string (b, "key", name == NULL ? NULL : by_deny ? "deny" : "profile");
+  add_string (b, "profile", cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
+  add_string (b, "rule", rule);
+  add_string (b, "permit", permit);
+  json_builder_end_object (b);
+}
+
+/* The calls the seccomp filter refused after the command was released,
+ * as cordon answered them: null when no listener did (no filter, a
+ * kernel without SECCOMP_RET_USER_NOTIF, or no run). */
+static void
+add_seccomp_denials (JsonBuilder *b,
+                     const CordonReport *report)
+{
+  const CordonSeccompDenials *d = report->seccomp_denials;
+
+  json_builder_set_member_name (b, "seccomp_denials");
+  if (d == NULL || report->plan == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_array (b);
+  for (guint i = 0; d->denials != NULL && i < d->denials->len; i++)
+    {
+      const CordonSeccompDenial *one = g_ptr_array_index (d->denials, i);
+
+      add_denial (b, report->plan, one->syscall, one->err, one->count);
+    }
+  if (d->others > 0)
+    add_denial (b, report->plan, NULL, 0, d->others);
+  json_builder_end_array (b);
+}
+
 /* --- public -------------------------------------------------------------- */
 
 char *
@@ -619,6 +675,7 @@ cordon_report_to_json (const CordonReport *report)
   add_failure (b, report);
   add_durations (b, report);
   add_usage (b, report->result);
+  add_seccomp_denials (b, report);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);

@@ -38,6 +38,7 @@ typedef struct
   const CordonCgroupStats *cgroup_stats; /* the keeper's counters, NULL without cgroups */
   const CordonVerify *verify;   /* NULL without verification (--no-verify) */
   const CordonAudit *audit;     /* NULL when the writable paths were not walked after the run */
+  const CordonSeccompDenials *seccomp_denials; /* NULL when no listener answered the run's refusals */
   const char *failure_reason;   /* usage | policy | host | probe | launch | verify | audit | NULL */
   char *failure_message;
   int exit_status;

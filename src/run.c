@@ -22,6 +22,7 @@
 #include "render.h"
 #include "resource-limits.h"
 #include "run.h"
+#include "seccomp-filter.h"
 #include "stage.h"
 
 const char *
@@ -68,6 +69,7 @@ cordon_run_clear (CordonRun *run)
   cordon_report_clear (&run->report);
   g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
   g_clear_pointer (&run->verify, cordon_verify_free);
+  cordon_seccomp_denials_clear (&run->seccomp_denials);
   cordon_cgroup_run_clear (&run->cgroups);
   cordon_audit_clear (&run->audit);
   for (guint i = 0; run->audit_fds != NULL && i < run->audit_fds->len; i++)
@@ -101,6 +103,7 @@ run_finish (CordonRun *run,
   run->report.result = run->has_result ? &run->result : NULL;
   run->report.cgroup_stats = cordon_cgroup_run_any (&run->cgroups) ? &run->cgroups.stats : NULL;
   run->report.audit = run->audited ? &run->audit : NULL;
+  run->report.seccomp_denials = run->has_result && run->seccomp_denials.listened ? &run->seccomp_denials : NULL;
   if (run->report_target != NULL && !cordon_report_write_target (&run->report, run->report_target, &error))
     run->report_error = g_strdup (error->message);
   return status;
@@ -700,7 +703,8 @@ fail_launch (CordonRun *run)
   if (run->result.keyring_errno != 0)
     {
       msg = g_strdup_printf ("the sandbox could not join a fresh session keyring, set "
-                             "no_new_privs or its rlimits: %s", g_strerror (run->result.keyring_errno));
+                             "no_new_privs, its rlimits or its listened seccomp filter: %s",
+                             g_strerror (run->result.keyring_errno));
       return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, msg);
     }
   cause = cordon_probe_classify (&req, TRUE);
@@ -813,17 +817,26 @@ launch (CordonRun *run,
   g_autoptr(GBytes) spec = NULL;
   gboolean verify_only = options->purpose == CORDON_RUN_VERIFY_ONLY;
   CordonLaunchRequest req = { run->facts->bwrap_path, run->facts->keeper_path, run->plan, run->argv,
-                              options->command, NULL, NULL, NULL };
+                              options->command, NULL, NULL, NULL, FALSE };
   g_auto(CordonStageSet) stage = { NULL, NULL };
   /* A check that hangs (a reachable socket that never answers) must not
    * hold cordon verify for ever. */
   CordonSuperviseOptions sup = { verify_only ? 60000 : options->timeout_given ? options->timeout_ms
                                                                               : run->plan->timeout * 1000,
                                  verify_only ? 5000 : options->kill_after_ms,
-                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only, NULL };
+                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only, NULL, FALSE,
+                                 NULL };
   CordonLaunch l = { .pid = -1, .keeper_pid = -1, .life_fd = -1, .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
 
   run->timeout_ms = sup.timeout_ms;
+  /* The profile's refusals named (seccomp-notify.h) where the kernel can
+   * tell cordon of them; else they are refused as well, unnamed. Not
+   * under a deny=seccomp: cordon-exec could load no filter of its own. */
+  req.seccomp_notify = sup.seccomp_notify = run->plan->seccomp != CORDON_SECCOMP_NONE
+                                            && !g_ptr_array_find_with_equal_func (run->plan->seccomp_deny, "seccomp",
+                                                                                  g_str_equal, NULL)
+                                            && cordon_seccomp_notify_available ();
+  sup.denials = &run->seccomp_denials;
   /* Named and their parents opened now, before anything of the sandbox
    * runs (invariant 10); the keeper makes them. */
   if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &run->facts->cgroup, &error))

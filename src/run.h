@@ -101,6 +101,7 @@ typedef struct
   CordonReportTarget *report_target;  /* opened before anything else */
   CordonRunResult result;
   gboolean has_result;                /* the command was supervised */
+  CordonSeccompDenials seccomp_denials; /* what the filter refused after release, by name */
   guint64 timeout_ms;                 /* the timeout it was supervised with */
   CordonFailure failure;
   char *failure_message;

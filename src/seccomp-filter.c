@@ -36,7 +36,10 @@
  *     its owner, the caller (root, for a root caller) — mounts are nosuid
  *     only inside the sandbox.
  * They are one table (rules, below), each naming the probe of
- * seccomp-probes.c that proves it inside the sandbox, or why none does. */
+ * seccomp-probes.c that proves it inside the sandbox, or why none does.
+ * Where the kernel can, the refusals of EPERM and EAFNOSUPPORT notify a
+ * listener rather than fail (CORDON_SECCOMP_FILTER_NOTIFY): cordon answers
+ * them with the same errno and names them (seccomp-notify.h). */
 #include "config.h"
 
 #include <errno.h>
@@ -49,6 +52,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -196,11 +200,58 @@ cordon_seccomp_rules (gsize *out_n)
   return rules;
 }
 
+/* Whether this kernel notifies a listener of a refused call
+ * (SECCOMP_RET_USER_NOTIF, Linux 5.0) and libseccomp can say so, and
+ * shows each process's filters (Seccomp_filters, Linux 5.9): the check
+ * "filtered" proves with it that no process inside lacks the listened
+ * one. */
+gboolean
+cordon_seccomp_notify_available (void)
+{
+  guint32 action = SECCOMP_RET_USER_NOTIF;
+  g_autofree char *status = NULL;
+
+  return syscall (SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0 && seccomp_api_get () >= 5
+         && g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
+         && strstr (status, "\nSeccomp_filters:") != NULL;
+}
+
+/* The errno the listener answers a notified call with: its rules' (one
+ * per name), EPERM for a deny= of the policy's. i386's socketcall is
+ * socket's. */
+int
+cordon_seccomp_errno_of (const char *name)
+{
+  if (g_strcmp0 (name, "socketcall") == 0)
+    return EAFNOSUPPORT;
+  for (guint i = 0; name != NULL && i < G_N_ELEMENTS (rules); i++)
+    if (rules[i].err != ENOSYS && g_str_equal (rules[i].name, name))
+      return rules[i].err;
+  return EPERM;
+}
+
+/* The errnos the listener answers with, by name. */
+const char *
+cordon_seccomp_errno_name (int err)
+{
+  return err == EPERM ? "EPERM" : err == EAFNOSUPPORT ? "EAFNOSUPPORT" : NULL;
+}
+
 typedef struct
 {
   scmp_filter_ctx ctx;
   const GPtrArray *exempt;   /* [seccomp] allow=: left alone by the profile */
+  CordonSeccompFilterKind kind;
 } Filter;
+
+/* What a refusal of errno `err` returns in this kind of filter. */
+static guint32
+action_of (const Filter *f,
+           int err)
+{
+  return f->kind == CORDON_SECCOMP_FILTER_ERRNO || err == ENOSYS ? SCMP_ACT_ERRNO ((unsigned int) err)
+                                                                 : SCMP_ACT_NOTIFY;
+}
 
 static gboolean
 is_exempt (const Filter *f,
@@ -258,7 +309,7 @@ add_rule (const Filter *f,
                 ? (struct scmp_arg_cmp) { a->arg, SCMP_CMP_MASKED_EQ, a->mask, a->value }
                 : (struct scmp_arg_cmp) { a->arg, scmp_ops[a->op], a->value, 0 };
     }
-  return seccomp_rule_add_array (f->ctx, SCMP_ACT_ERRNO ((unsigned int) r->err), nr, r->n_args, args);
+  return seccomp_rule_add_array (f->ctx, action_of (f, r->err), nr, r->n_args, args);
 }
 
 /* A call the profile refuses whatever the arguments, by a rule of
@@ -271,6 +322,23 @@ profile_refuses (const CordonPlan *plan,
     if (rules[i].n_args == 0 && rules[i].by_number == 0 && g_str_equal (rules[i].name, name)
         && (!rules[i].strict_only || plan->seccomp == CORDON_SECCOMP_STRICT))
       return TRUE;
+  return FALSE;
+}
+
+/* Which rule refused `name`: a deny= of the policy's (TRUE, its place in
+ * `out_rule`), or the profile (FALSE, [seccomp] profile's place). */
+gboolean
+cordon_seccomp_refused_by_deny (const CordonPlan *plan,
+                                const char *name,
+                                CordonLocation *out_rule)
+{
+  for (guint i = 0; name != NULL && i < plan->seccomp_deny->len; i++)
+    if (g_str_equal (g_ptr_array_index (plan->seccomp_deny, i), name) && !profile_refuses (plan, name))
+      {
+        *out_rule = g_array_index (plan->seccomp_deny_rules, CordonLocation, i);
+        return TRUE;
+      }
+  *out_rule = plan->seccomp_rule;
   return FALSE;
 }
 
@@ -287,6 +355,17 @@ build (const Filter *f,
       rc = seccomp_arch_add (f->ctx, SCMP_ARCH_X86);
       rc = rc ?: seccomp_arch_add (f->ctx, SCMP_ARCH_X32);
     }
+  /* The listener's filter refuses another with a listener: the newest
+   * filter that notifies is the one whose listener answers, and code
+   * inside with a listener of its own would answer "continue" to every
+   * call refused here. (The kernel refuses a second listener, EBUSY,
+   * only while cordon's is open: not once cordon is gone, a sandbox
+   * left running by die-with-parent=false.) A filter without one is
+   * harmless: a call it notifies fails with ENOSYS. */
+  if (f->kind == CORDON_SECCOMP_FILTER_LISTENED)
+    rc = rc ?: seccomp_rule_add (f->ctx, SCMP_ACT_ERRNO (EPERM), SCMP_SYS (seccomp), 1,
+                                 SCMP_A1 (SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+                                          SECCOMP_FILTER_FLAG_NEW_LISTENER));
   for (guint i = 0; i < G_N_ELEMENTS (rules) && rc == 0; i++)
     if (rules[i].by_number == 0 && (!rules[i].strict_only || plan->seccomp == CORDON_SECCOMP_STRICT))
       rc = add_rule (f, &rules[i]);
@@ -300,7 +379,7 @@ build (const Filter *f,
       int nr = seccomp_syscall_resolve_name (name);
 
       if (nr != __NR_SCMP_ERROR && !profile_refuses (plan, name))
-        rc = seccomp_rule_add (f->ctx, SCMP_ACT_ERRNO (EPERM), nr, 0);
+        rc = seccomp_rule_add (f->ctx, action_of (f, EPERM), nr, 0);
     }
   return rc;
 }
@@ -398,10 +477,11 @@ export_with_prologue (const Filter *f,
 /* The filter as BPF in a sealed memfd, positioned at 0 for bwrap. */
 int
 cordon_seccomp_memfd (const CordonPlan *plan,
+                      CordonSeccompFilterKind kind,
                       GError **error)
 {
   scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
-  Filter f = { ctx, plan->seccomp_allow };
+  Filter f = { ctx, plan->seccomp_allow, kind };
   int fd = memfd_create ("cordon-seccomp", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   int rc = ctx == NULL || fd < 0 ? -ENOMEM : build (&f, plan);
 
@@ -426,9 +506,10 @@ cordon_seccomp_memfd (const CordonPlan *plan,
 /* The filter's BPF, as bwrap reads it from --seccomp's fd. */
 GBytes *
 cordon_seccomp_bpf (const CordonPlan *plan,
+                    CordonSeccompFilterKind kind,
                     GError **error)
 {
-  int fd = cordon_seccomp_memfd (plan, error);
+  int fd = cordon_seccomp_memfd (plan, kind, error);
   GBytes *bytes;
 
   if (fd < 0)

@@ -56,9 +56,29 @@ gboolean cordon_seccomp_filters_by_argument (const char *name);
  * refused), and openat2, which it refuses outright for that reason. */
 gboolean cordon_seccomp_sets_mode (const char *name);
 
+/* What a refusal of the profile's does (rules of ENOSYS keep it in every
+ * kind: glibc makes clone3 and openat2 all the time, and falls back). */
+typedef enum
+{
+  CORDON_SECCOMP_FILTER_ERRNO,    /* each call fails with its errno, unnamed */
+  CORDON_SECCOMP_FILTER_NOTIFY,   /* SECCOMP_RET_USER_NOTIF: bwrap's filter, whose refusals the
+                                   * one below answers (ENOSYS while none does) */
+  CORDON_SECCOMP_FILTER_LISTENED, /* the same, and no other filter with a listener (cordon-exec's,
+                                   * loaded with SECCOMP_FILTER_FLAG_NEW_LISTENER) */
+  CORDON_SECCOMP_FILTER_MAX
+} CordonSeccompFilterKind;
+
+gboolean cordon_seccomp_notify_available (void);
+int cordon_seccomp_errno_of (const char *name);
+const char *cordon_seccomp_errno_name (int err);
+gboolean cordon_seccomp_refused_by_deny (const CordonPlan *plan,
+                                         const char *name,
+                                         CordonLocation *out_rule);
 int cordon_seccomp_memfd (const CordonPlan *plan,
+                          CordonSeccompFilterKind kind,
                           GError **error);
 GBytes *cordon_seccomp_bpf (const CordonPlan *plan,
+                            CordonSeccompFilterKind kind,
                             GError **error);
 
 G_END_DECLS

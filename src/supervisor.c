@@ -47,6 +47,10 @@ typedef struct
   gboolean verified_only;
   gboolean released;        /* CORDON_EXEC_GO was sent: the command may start */
   pid_t child_pid;
+  int listener;             /* the filter's, once the helper sent it with "N" */
+  int pending_listener;     /* an fd that came with the helper's bytes, not yet its "N" */
+  gboolean said;            /* a word of the helper's other than "N" or "L" was read */
+  gboolean filtered;        /* "N" or "L" was: the helper's own filter is loaded */
   GString *json;
   GString *status;
   gint64 t_start;
@@ -167,7 +171,7 @@ reap (Supervisor *sv)
 }
 
 /* The sandbox's own processes: every descendant but the keeper, bwrap's
- * monitor and, with a pid namespace, bwrap's init (which ignores what it
+ * monitor and, with a pid namespace, its init, cordon-exec (which ignores what it
  * has no handler for, and whose death would SIGKILL everything at once). */
 static void
 signal_sandbox (Supervisor *sv,
@@ -263,8 +267,8 @@ on_json (Supervisor *sv)
 }
 
 /* The helper waits, stopped before exec, for cordon's own checks on it
- * from outside. Its pid: with a pid namespace, the child of bwrap's init
- * (child_pid); without, child_pid itself. */
+ * from outside. Its pid is bwrap's child's, child_pid: with a pid
+ * namespace it is the namespace's init (bwrap --as-pid-1). */
 static void
 on_wait (Supervisor *sv)
 {
@@ -273,14 +277,6 @@ on_wait (Supervisor *sv)
   char word = CORDON_EXEC_STOP;
 
   on_json (sv);
-  if (sv->opts->pid_namespace)
-    {
-      CordonPidList below = { 0 };
-
-      cordon_proc_children (sv->child_pid, &below);
-      helper = below.len == 1 ? below.pids[0] : 0;
-      cordon_pid_list_clear (&below);
-    }
   if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
   /* A bogus or unasked result seen earlier fails the run too. */
@@ -299,11 +295,70 @@ on_wait (Supervisor *sv)
   clear_fd (&sv->launch->go_fd);
 }
 
+/* The helper's "N": the listener that came with it, the first word, where
+ * one was asked for. Anything else is a helper not doing what it was
+ * told, and fails the run: a listener not answered would leave every
+ * refusal of the profile ENOSYS, and one never asked for is not taken. */
+static void
+on_listener (Supervisor *sv)
+{
+  if (sv->opts->seccomp_notify && sv->listener < 0 && sv->pending_listener >= 0 && !sv->said)
+    {
+      sv->listener = sv->pending_listener;
+      sv->pending_listener = -1;
+      sv->filtered = TRUE;
+      if (sv->opts->denials != NULL)
+        sv->opts->denials->listened = TRUE;
+      return;
+    }
+  clear_fd (&sv->pending_listener);
+  sv->verify_failed = TRUE;
+  kill_everything (sv);
+}
+
+/* The helper's "L<errno>": no listener to be had (EBUSY: a filter above
+ * cordon's has one), the plain filter loaded instead, the first word.
+ * The refusals hold, unnamed (seccomp_denials null; cordon doctor says
+ * why). */
+static void
+on_unlistened (Supervisor *sv)
+{
+  if (sv->opts->seccomp_notify && !sv->filtered && !sv->said)
+    {
+      sv->filtered = TRUE;
+      return;
+    }
+  sv->verify_failed = TRUE;
+  kill_everything (sv);
+}
+
+/* A refused call of the sandbox's, answered; counted once the command
+ * may run (before, the refusals are the checks' own probes). */
+static void
+on_notification (Supervisor *sv)
+{
+  gboolean counted = sv->released || (sv->opts->verify == NULL && sv->ready);
+
+  if (!cordon_seccomp_notify_answer (sv->listener, counted ? sv->opts->denials : NULL))
+    clear_fd (&sv->listener);
+}
+
 /* One line from cordon-exec. */
 static void
 on_status_line (Supervisor *sv,
                 const char *line)
 {
+  /* Asked to load its filter first, a helper that waits for release, or
+   * starts the command, without saying it did is not believed (its
+   * checks' results are kept: they say what the sandbox lacks). */
+  if (sv->opts->seccomp_notify && !sv->filtered
+      && (line[0] == CORDON_EXEC_WAITING || line[0] == CORDON_EXEC_RUNNING))
+    {
+      sv->verify_failed = TRUE;
+      kill_everything (sv);
+      sv->said = TRUE;
+      return;
+    }
   switch (line[0])
     {
     case CORDON_EXEC_RUNNING:
@@ -335,6 +390,12 @@ on_status_line (Supervisor *sv,
     case CORDON_EXEC_SETUP_ERRNO:
       sv->keyring_errno = (int) strtol (line + 1, NULL, 10);
       break;
+    case CORDON_EXEC_LISTENER:
+      on_listener (sv);
+      return;
+    case CORDON_EXEC_UNLISTENED:
+      on_unlistened (sv);
+      return;
     case CORDON_EXEC_RESULT:
       /* A result for a check cordon did not ask for is not believed. */
       if (sv->opts->verify == NULL || !cordon_verify_record (sv->opts->verify, line))
@@ -350,6 +411,35 @@ on_status_line (Supervisor *sv,
       sv->verify_failed = TRUE;
       break;
     }
+  sv->said = TRUE;
+}
+
+/* What the helper wrote, and an fd that came with it (SCM_RIGHTS): the
+ * first is kept for its "N", any other closed. */
+static ssize_t
+receive (Supervisor *sv,
+         char *buf,
+         size_t size)
+{
+  union { char buf[CMSG_SPACE (4 * sizeof (int))]; struct cmsghdr align; } control;
+  struct iovec iov = { buf, size };
+  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                        .msg_controllen = sizeof control.buf };
+  ssize_t n = recvmsg (sv->launch->ready_fd, &msg, MSG_CMSG_CLOEXEC);
+
+  for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR (&msg) : NULL; c != NULL; c = CMSG_NXTHDR (&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+      for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN (0)) / sizeof (int); i++)
+        {
+          int fd;
+
+          memcpy (&fd, CMSG_DATA (c) + i * sizeof (int), sizeof fd);
+          if (sv->pending_listener < 0 && sv->listener < 0 && !sv->said && cordon_seccomp_notify_is_listener (fd))
+            sv->pending_listener = fd;
+          else
+            close (fd);
+        }
+  return n;
 }
 
 static void
@@ -359,7 +449,7 @@ on_ready (Supervisor *sv)
   ssize_t n;
   char *nl;
 
-  while (sv->launch->ready_fd >= 0 && (n = read (sv->launch->ready_fd, buf, sizeof buf)) > 0)
+  while (sv->launch->ready_fd >= 0 && (n = receive (sv, buf, sizeof buf)) > 0)
     g_string_append_len (sv->status, buf, n);
   while ((nl = memchr (sv->status->str, '\n', sv->status->len)) != NULL)
     {
@@ -485,11 +575,12 @@ poll_until_done (Supervisor *sv)
 {
   while (!sv->bwrap_done)
     {
-      struct pollfd fds[4] = {
+      struct pollfd fds[5] = {
         { sv->sigfd, POLLIN, 0 },
         { sv->launch->status_fd, POLLIN, 0 },
         { sv->launch->ready_fd, POLLIN, 0 },
         { sv->timerfd, POLLIN, 0 },
+        { sv->listener, POLLIN, 0 },
       };
 
       /* A hung-up pipe stays readable: stop watching it once drained. */
@@ -507,6 +598,11 @@ poll_until_done (Supervisor *sv)
         clear_fd (&sv->launch->ready_fd);
       if (fds[3].revents & POLLIN)
         on_timer (sv);
+      /* POLLHUP: no process of the filter is left. */
+      if (fds[4].revents & POLLIN)
+        on_notification (sv);
+      else if (fds[4].revents & (POLLHUP | POLLERR | POLLNVAL))
+        clear_fd (&sv->listener);
       reap (sv);
     }
 }
@@ -605,6 +701,7 @@ cordon_supervise (CordonLaunch *launch,
 
   sv.launch = launch;
   sv.opts = options;
+  sv.listener = sv.pending_listener = -1;
   sv.t_start = g_get_monotonic_time ();
   sv.json = g_string_new (NULL);
   sv.status = g_string_new (NULL);
@@ -635,6 +732,7 @@ cordon_supervise (CordonLaunch *launch,
     on_json (&sv);
   clear_fd (&launch->ready_fd);
   clear_fd (&launch->status_fd);
+  clear_fd (&sv.pending_listener);
   /* Whatever the sandbox left running (without a pid namespace, a
    * background job of the command) ends with it. */
   kill_everything (&sv);
@@ -643,6 +741,10 @@ cordon_supervise (CordonLaunch *launch,
     read_keeper_words (launch->life_fd, options->counters, &out_result->usage);
   close (sv.sigfd);
   close (sv.timerfd);
+  /* After the kill: a process stopped in a refused call is gone, not
+   * left to get ENOSYS. (A sandbox left running, die-with-parent=false,
+   * gets ENOSYS from now on: refused still.) */
+  clear_fd (&sv.listener);
   clear_fd (&launch->go_fd);
   /* The keeper is gone (reaped above): nobody writes this any more. */
   clear_fd (&launch->life_fd);

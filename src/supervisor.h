@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "launch.h"
+#include "seccomp-notify.h"
 #include "verify.h"
 
 G_BEGIN_DECLS
@@ -33,10 +34,12 @@ typedef struct
 {
   guint64 timeout_ms;       /* 0: none */
   guint64 kill_after_ms;
-  gboolean pid_namespace;   /* the sandbox has its own: bwrap's init is pid 1 */
+  gboolean pid_namespace;   /* the sandbox has its own: cordon-exec is its pid 1 */
   CordonVerify *verify;     /* the checks to prove before release, or NULL */
   gboolean verify_only;     /* prove, then stop without running the command */
   CordonCgroupStats *counters; /* where the keeper's counters of the cgroups go, or NULL */
+  gboolean seccomp_notify;  /* the helper sends the filter's listener: cordon answers it */
+  CordonSeccompDenials *denials; /* where the refusals after release are counted, or NULL */
 } CordonSuperviseOptions;
 
 /* What bwrap and every process below it used, as the keeper's

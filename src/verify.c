@@ -429,6 +429,8 @@ add_fixed_checks (CordonVerify *v,
         continue;
       if (c == CORDON_CHECK_PROCESSES && !(plan->namespaces & CORDON_NS_PID))
         continue;
+      if (c == CORDON_CHECK_FILTERED && plan->seccomp == CORDON_SECCOMP_NONE)
+        continue;
       if (c == CORDON_CHECK_PROCESSES_CLOSED && !shows_outside (plan))
         continue;
       add_fixed_check (v, c, "", NULL);

@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <glib.h>
@@ -239,7 +240,7 @@ test_report_lists_every_member_in_schema_order (void **state)
                        "schema_version,cordon_version,started_at,ended_at,workdir,argv,policy,overrides,probe,proc,"
                        "degradations,identity,"
                        "environment,masked,hidden,skipped,abstract_sockets,limits,verification,child_pid,exit_status,signal,timed_out,"
-                       "outcome,exec_errno,audit,planted,failure,durations_ms,usage");
+                       "outcome,exec_errno,audit,planted,failure,durations_ms,usage,seccomp_denials");
 }
 
 /* Not audited: both null. Audited: how far, and each finding with where
@@ -936,6 +937,53 @@ test_report_writes_null_usage_when_it_is_not_known (void **state)
   assert_member_null (never, "usage");
 }
 
+/* Each refused call, by name, with what the sandbox got, how often and
+ * the rule; beyond the names told apart, one entry of null names. No
+ * listener: null. */
+static void
+test_report_names_each_call_the_filter_refused (void **state)
+{
+  Fixture *f = *state;
+  CordonPlan *plan = f->plan;
+  CordonLocation at = { g_intern_string ("x.policy"), 7, 6 };
+  CordonSeccompDenials d = { .listened = TRUE, .denials = g_ptr_array_new (), .others = 3 };
+  CordonSeccompDenial ptrace = { (char *) "ptrace", EPERM, 4 }, uname = { (char *) "uname", EPERM, 1 };
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) none = NULL;
+  JsonArray *list;
+  JsonObject *o;
+
+  plan->seccomp = CORDON_SECCOMP_DEFAULT;
+  plan->seccomp_rule = (CordonLocation) { g_intern_string ("base.policy"), 59, 9 };
+  g_ptr_array_add (plan->seccomp_deny, g_strdup ("uname"));
+  g_array_append_val (plan->seccomp_deny_rules, at);
+  g_ptr_array_add (d.denials, &ptrace);
+  g_ptr_array_add (d.denials, &uname);
+  f->report.seccomp_denials = &d;
+  root = report_json (&f->report);
+  list = json_node_get_array (member (root, "seccomp_denials"));
+  assert_int_equal (json_array_get_length (list), 3);
+  o = json_array_get_object_element (list, 0);
+  assert_string_equal (json_object_get_string_member (o, "syscall"), "ptrace");
+  assert_string_equal (json_object_get_string_member (o, "errno"), "EPERM");
+  assert_int_equal (json_object_get_int_member (o, "count"), 4);
+  assert_string_equal (json_object_get_string_member (o, "key"), "profile");
+  assert_string_equal (json_object_get_string_member (o, "profile"), "default");
+  assert_string_equal (json_object_get_string_member (o, "rule"), "base.policy:59:9");
+  assert_string_equal (json_object_get_string_member (o, "permit"), "allow=ptrace");
+  o = json_array_get_object_element (list, 1);
+  assert_string_equal (json_object_get_string_member (o, "key"), "deny");
+  assert_string_equal (json_object_get_string_member (o, "rule"), "x.policy:7:6");
+  assert_string_equal (json_object_get_string_member (o, "permit"), "deny= without uname");
+  o = json_array_get_object_element (list, 2);
+  assert_true (json_object_get_null_member (o, "syscall"));
+  assert_int_equal (json_object_get_int_member (o, "count"), 3);
+  f->report.seccomp_denials = NULL;
+  none = report_json (&f->report);
+  assert_member_null (none, "seccomp_denials");
+  g_ptr_array_unref (d.denials);
+}
+
 static void
 test_report_gives_durations_in_milliseconds (void **state)
 {
@@ -1370,6 +1418,7 @@ main (void)
     T (test_report_keeps_the_outcome_of_a_result_beside_a_failure),
     T (test_report_gives_what_the_sandbox_used),
     T (test_report_writes_null_usage_when_it_is_not_known),
+    T (test_report_names_each_call_the_filter_refused),
     T (test_report_gives_durations_in_milliseconds),
     T (test_report_writes_null_failure_when_the_run_did_not_fail),
     T (test_report_names_the_reason_and_message_of_a_failure),

@@ -63,7 +63,7 @@ program_of (CordonSeccompProfile profile,
     g_ptr_array_add (plan->seccomp_allow, g_strdup (allow));
   if (deny != NULL)
     g_ptr_array_add (plan->seccomp_deny, g_strdup (deny));
-  fd = cordon_seccomp_memfd (plan, &error);
+  fd = cordon_seccomp_memfd (plan, CORDON_SECCOMP_FILTER_ERRNO, &error);
   assert_true (fd >= 0);
   while ((n = read (fd, buf, sizeof buf)) > 0)
     g_byte_array_append (program, buf, (guint) n);

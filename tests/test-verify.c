@@ -303,7 +303,7 @@ test_verify_lists_the_fixed_checks_in_cordon1_order (void **state)
   assert_string_equal (ids, "proc-sys seccomp-keyring seccomp-tiocsti seccomp-mount-api seccomp-by-number "
                             "seccomp-clone3 seccomp-userns seccomp-socket-family seccomp-io-uring "
                             "seccomp-setuid environ mount tiocsti keyring dropped-values fds capabilities "
-                            "no-new-privs processes outside-environ outside-status outside-namespaces "
+                            "no-new-privs filtered processes outside-environ outside-status outside-namespaces "
                             "outside-fds outside-masks outside-proc-sys outside-identity outside-rlimits");
   /* Under the host's /proc: cordon's own entries, and the processes
    * outside, each checked in its place. */
