@@ -93,11 +93,13 @@ main (int argc,
           fprintf (stderr, "seccomp-wrap: no listener: %s\n", strerror (errno));
           return 2;
         }
+      seccomp_release (ctx);
       if (child > 0)
         return serve (listener, child);
       close (listener);
     }
-  seccomp_release (ctx);
+  else
+    seccomp_release (ctx);
   execvp (argv[2], argv + 2);
   fprintf (stderr, "seccomp-wrap: %s: %s\n", argv[2], strerror (errno));
   return 127;
