@@ -889,9 +889,12 @@ collect_allowed_sockets (Compiler *c)
     {
       const CordonItem *it = g_ptr_array_index (allow, i);
       const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
+      gboolean located = FALSE;
 
-      for (guint j = 0; entry != NULL && entry->paths[j] != NULL; j++)
-        allow_socket_glob (c, it, entry->paths[j]);
+      /* Where the caller's variable is the socket's path (SSH_AUTH_SOCK),
+       * that one is the caller's: only it is let through; the catalog's
+       * globs, which match every agent of the caller's (one forwarded
+       * from another login, say), only without. */
       for (guint j = 0; entry != NULL && entry->env != NULL && entry->env[j] != NULL; j++)
         {
           g_auto(GStrv) paths = cordon_socket_paths_from_env (entry->env[j],
@@ -900,7 +903,10 @@ collect_allowed_sockets (Compiler *c)
 
           for (guint k = 0; paths[k] != NULL; k++)
             allow_socket_path (c, it, paths[k]);
+          located = located || (paths[0] != NULL && cordon_socket_env_names_the_one (entry->env[j]));
         }
+      for (guint j = 0; entry != NULL && !located && entry->paths[j] != NULL; j++)
+        allow_socket_glob (c, it, entry->paths[j]);
       if (entry == NULL)
         allow_socket_glob (c, it, it->text);
     }

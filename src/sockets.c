@@ -426,6 +426,17 @@ cordon_socket_catalog_len (void)
  * with a ".." left in it is dropped (resolving it would need the file
  * system). Pure: the variable's value comes from host facts. The value
  * is never stored anywhere but in the plan's masks. */
+/* Whether `name`'s value is the socket's path itself (SSH_AUTH_SOCK): the
+ * one socket of the service the caller's clients use, of several the
+ * catalog's globs may match (an agent per login). */
+gboolean
+cordon_socket_env_names_the_one (const char *name)
+{
+  const SocketDecoder *decoder = g_hash_table_lookup (get_catalog ()->decoders, name);
+
+  return decoder != NULL && decoder->decode == decode_path;
+}
+
 char **
 cordon_socket_paths_from_env (const char *name,
                               const char *value,

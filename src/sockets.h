@@ -21,6 +21,7 @@ typedef struct
 const CordonSocketEntry *cordon_socket_catalog_lookup (const char *name);
 const CordonSocketEntry *cordon_socket_catalog_get (guint i);
 guint cordon_socket_catalog_len (void);
+gboolean cordon_socket_env_names_the_one (const char *name);
 char **cordon_socket_paths_from_env (const char *name,
                                      const char *value,
                                      const char *xdg_runtime_dir);
