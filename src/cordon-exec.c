@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -156,30 +157,37 @@ read_exactly (int fd,
   return 0;
 }
 
-/* One filter of `size` bytes from the status socket, loaded with
- * `flags`: its result (a listener, or 0), or -1 with errno (EINVAL for a
- * size that is not whole instructions). */
-static int
-load_one (int status_fd,
-          unsigned long size,
-          unsigned int flags)
+/* One filter of `size` bytes from the status socket (NULL, with errno:
+ * EINVAL for a size that is not whole instructions). */
+static struct sock_filter *
+read_filter (int status_fd,
+             unsigned long size)
 {
-  struct sock_fprog prog = { 0 };
   struct sock_filter *insns = NULL;
-  int rc = -1, saved;
+  int saved;
 
   errno = EINVAL;
-  if (size > 0 && size % sizeof *insns == 0 && size <= BPF_MAXINSNS * sizeof *insns
-      && (insns = malloc (size)) != NULL && read_exactly (status_fd, (char *) insns, size) == 0)
-    {
-      prog.len = (unsigned short) (size / sizeof *insns);
-      prog.filter = insns;
-      rc = (int) syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
-    }
+  if (size == 0 || size % sizeof *insns != 0 || size > BPF_MAXINSNS * sizeof *insns
+      || (insns = malloc (size)) == NULL)
+    return NULL;
+  if (read_exactly (status_fd, (char *) insns, size) == 0)
+    return insns;
   saved = errno;
   free (insns);
   errno = saved;
-  return rc;
+  return NULL;
+}
+
+/* A filter of `size` bytes loaded with `flags`: its result (a listener,
+ * or 0), or -1 with errno. */
+static int
+load_one (struct sock_filter *insns,
+          unsigned long size,
+          unsigned int flags)
+{
+  struct sock_fprog prog = { (unsigned short) (size / sizeof *insns), insns };
+
+  return (int) syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
 /* "N" with the listener (SCM_RIGHTS), then no copy of it here. 0, or -1
@@ -223,24 +231,33 @@ load_filters (int status_fd,
               const char *sizes)
 {
   char *end = NULL;
-  unsigned long listened, plain = 0;
-  int listener, saved;
+  unsigned long size[2] = { 0, 0 };
+  struct sock_filter *insns[2] = { NULL, NULL };
+  int listener = -1, rc = -1, saved = EINVAL;
 
   errno = 0;
-  listened = strtoul (sizes, &end, 10);
+  size[0] = strtoul (sizes, &end, 10);
   if (errno == 0 && *end == ',')
-    plain = strtoul (end + 1, &end, 10);
-  if (errno != 0 || *end != '\0' || plain == 0)
+    size[1] = strtoul (end + 1, &end, 10);
+  if (errno != 0 || *end != '\0')
     return errno = EINVAL, -1;
-  if ((listener = load_one (status_fd, listened, SECCOMP_FILTER_FLAG_NEW_LISTENER)) >= 0)
-    return send_listener (status_fd, listener) == 0 ? 1 : -1;
+  /* Both read first: the stream is whole before either is loaded. */
+  if ((insns[0] = read_filter (status_fd, size[0])) != NULL
+      && (insns[1] = read_filter (status_fd, size[1])) != NULL)
+    {
+      if ((listener = load_one (insns[0], size[0], SECCOMP_FILTER_FLAG_NEW_LISTENER)) >= 0)
+        rc = send_listener (status_fd, listener) == 0 ? 1 : -1;
+      else if ((saved = errno) != EINVAL && load_one (insns[1], size[1], 0) == 0)
+        {
+          say (status_fd, CORDON_EXEC_UNLISTENED, saved);
+          rc = 0;
+        }
+    }
   saved = errno;
-  if (saved == EINVAL)
-    return -1;
-  if (load_one (status_fd, plain, 0) != 0)
-    return -1;
-  say (status_fd, CORDON_EXEC_UNLISTENED, saved);
-  return 0;
+  free (insns[0]);
+  free (insns[1]);
+  errno = saved;
+  return rc;
 }
 
 /* "FSIZE,NOFILE,CORE,NPROC", each a number or "-": set, soft and hard. 0, or
@@ -306,16 +323,28 @@ set_up (int status_fd,
 static int
 be_init (int status_fd)
 {
-  pid_t child = fork ();
+  struct sigaction dfl = { .sa_handler = SIG_DFL }, inherited;
   int status = 0;
-  pid_t pid;
+  pid_t child, pid;
 
-  if (child <= 0)
-    return child == 0 ? 0 : (say (status_fd, CORDON_EXEC_SETUP_ERRNO, errno), -1);
-  close (status_fd);
-  for (int fd = 0; fd < 3; fd++)
-    close (fd);
+  /* Not dumpable before the fork: no moment when the child's code could
+   * open this process's memory (exec makes the command dumpable again).
+   * SIGCHLD at its default here, as inherited in the command: ignored,
+   * the kernel would reap the command before wait() saw it. */
   prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
+  sigaction (SIGCHLD, &dfl, &inherited);
+  if ((child = fork ()) == 0)
+    {
+      sigaction (SIGCHLD, &inherited, NULL);
+      prctl (PR_SET_DUMPABLE, 1, 0, 0, 0);
+      return 0;
+    }
+  if (child < 0)
+    {
+      say (status_fd, CORDON_EXEC_FORK_ERRNO, errno);
+      return -1;
+    }
+  close_range (0, ~0U, 0);
   while ((pid = wait (&status)) != child)
     if (pid < 0 && errno != EINTR)
       _exit (125);

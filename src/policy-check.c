@@ -451,9 +451,11 @@ check_authority (const CordonPolicy *policy,
 /* deny= cannot take the calls the profile filters by their arguments
  * (cordon_seccomp_filters_by_argument: a second rule would conflict),
  * nor these, which cordon-exec needs to prove the sandbox and start the
- * command. */
+ * command: sendmsg hands cordon the listener (refused, it would wait on a
+ * listener only it holds). (clone, which pid 1 forks the command with,
+ * the profile filters by its arguments.) */
 static const char * const needed_by_the_helper[] = {
-  "execve", "execveat", "prctl", "read", "write", "exit", "exit_group", NULL
+  "execve", "execveat", "prctl", "read", "write", "sendmsg", "exit", "exit_group", NULL
 };
 
 static void

@@ -44,6 +44,7 @@ typedef enum
                                   * listened filter */
   CORDON_EXEC_LISTENER = 'N',    /* the listener of the filter cordon-exec loaded (--notify), sent
                                   * with the word (SCM_RIGHTS): cordon answers its refused calls */
+  CORDON_EXEC_FORK_ERRNO = 'F',  /* "F<errno>": as pid 1, it could not fork the command */
   CORDON_EXEC_UNLISTENED = 'L',  /* "L<errno>": the kernel gave no listener (EBUSY: one of a filter
                                   * above cordon's); the plain filter is loaded, its refusals unnamed */
 } CordonExecWord;

@@ -191,6 +191,25 @@ append_fd_redirections (GString *out,
 
 /* `filter` is the shell text of a command that writes the filter's BPF
  * (cordon compile --format=seccomp), for a plan with a filter. */
+/* `argv` without the arguments of every op of `kind`, the origins kept. */
+static CordonBwrapArgv *
+without_op (const CordonPlan *plan,
+            const CordonBwrapArgv *argv,
+            CordonOpKind kind)
+{
+  CordonBwrapArgv *out = cordon_bwrap_argv_new ();
+
+  for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)
+    {
+      gint origin = cordon_bwrap_argv_origin (argv, i);
+
+      if (origin < 0 || (guint) origin >= plan->ops->len
+          || ((const CordonOp *) g_ptr_array_index (plan->ops, origin))->kind != kind)
+        cordon_bwrap_argv_add (out, origin, cordon_bwrap_argv_get (argv, i));
+    }
+  return out;
+}
+
 char *
 cordon_render_shell (const CordonPlan *plan,
                      const CordonBwrapArgv *argv,
@@ -201,6 +220,8 @@ cordon_render_shell (const CordonPlan *plan,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *bwrap = cordon_shell_quote (bwrap_path);
   const char * const *cmd = command_or_default (command);
+  /* The command runs here without cordon-exec (see cordon_render_as). */
+  g_autoptr(CordonBwrapArgv) pasted = without_op (plan, argv, CORDON_OP_AS_PID_1);
   gint last_origin = -2;
 
   /* What cordon-keeper does before bwrap has no shell spelling here: say
@@ -216,16 +237,12 @@ cordon_render_shell (const CordonPlan *plan,
   g_string_append (out, "env -i");
   append_env_words (out, plan);
   g_string_append_printf (out, " %s", bwrap);
+  argv = pasted;
   for (guint i = 0; i < cordon_bwrap_argv_len (argv); i++)
     {
       g_autofree char *q = cordon_shell_quote (cordon_bwrap_argv_get (argv, i));
       gint origin = cordon_bwrap_argv_origin (argv, i);
 
-      /* The command runs here without cordon-exec: bwrap's own init
-       * reaps for it, as pid 1 it would ignore every signal. */
-      if (origin >= 0 && (guint) origin < plan->ops->len
-          && ((const CordonOp *) g_ptr_array_index (plan->ops, origin))->kind == CORDON_OP_AS_PID_1)
-        continue;
       /* One op per line keeps the paste readable. */
       g_string_append (out, origin != last_origin ? " \\\n    " : " ");
       g_string_append (out, q);
@@ -699,8 +716,15 @@ cordon_render_as (const char *format,
                   const char *filter,
                   const char * const *command)
 {
+  g_autoptr(CordonBwrapArgv) pasted = NULL;
   char *text;
 
+  /* What is pasted runs the command without cordon-exec: bwrap's own
+   * init reaps for it, where as pid 1 it would ignore every signal. The
+   * explanation is of cordon's own run, --as-pid-1 and all; the shell
+   * form drops it itself. */
+  if (g_str_equal (format, "nul") || g_str_equal (format, "json"))
+    argv = pasted = without_op (plan, argv, CORDON_OP_AS_PID_1);
   if (g_str_equal (format, "nul"))
     return cordon_bwrap_argv_to_nul (argv);
   if (g_str_equal (format, "explain"))

@@ -707,6 +707,12 @@ fail_launch (CordonRun *run)
                              g_strerror (run->result.keyring_errno));
       return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, msg);
     }
+  if (run->result.fork_errno != 0)
+    {
+      msg = g_strdup_printf ("cordon-exec, the sandbox's pid 1, could not fork the command: %s",
+                             g_strerror (run->result.fork_errno));
+      return cordon_run_fail (run, CORDON_FAILURE_LAUNCH, msg);
+    }
   cause = cordon_probe_classify (&req, TRUE);
   if (cause == CORDON_PROBE_NAMESPACES_FAILED)
     return cordon_run_fail (run, CORDON_FAILURE_LAUNCH,
@@ -831,9 +837,13 @@ launch (CordonRun *run,
   run->timeout_ms = sup.timeout_ms;
   /* The profile's refusals named (seccomp-notify.h) where the kernel can
    * tell cordon of them; else they are refused as well, unnamed. Not
-   * under a deny=seccomp: cordon-exec could load no filter of its own. */
+   * under a deny=seccomp (cordon-exec could load no filter of its own),
+   * nor an allow=seccomp (the listened filter refuses the sandbox a
+   * listener, which the policy asks for: the plain one does not). */
   req.seccomp_notify = sup.seccomp_notify = run->plan->seccomp != CORDON_SECCOMP_NONE
                                             && !g_ptr_array_find_with_equal_func (run->plan->seccomp_deny, "seccomp",
+                                                                                  g_str_equal, NULL)
+                                            && !g_ptr_array_find_with_equal_func (run->plan->seccomp_allow, "seccomp",
                                                                                   g_str_equal, NULL)
                                             && cordon_seccomp_notify_available ();
   sup.denials = &run->seccomp_denials;

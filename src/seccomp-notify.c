@@ -50,9 +50,11 @@ name_of (guint32 arch,
 
   if (arch == SCMP_ARCH_X86_64 && ((guint32) nr & X32_SYSCALL_BIT) != 0)
     arch = SCMP_ARCH_X32;
-  /* libseccomp's allocation, given back as GLib's. */
+  /* libseccomp's allocation, given back as GLib's. i386's socketcall is
+   * refused by socket's rule, which allow=socket lifts: named so. */
   name = seccomp_syscall_resolve_num_arch (arch, nr);
-  copy = name != NULL ? g_strdup (name) : g_strdup_printf ("syscall %d", nr);
+  copy = name == NULL ? g_strdup_printf ("syscall %d", nr)
+                      : g_strdup (g_str_equal (name, "socketcall") ? "socket" : name);
   free (name);
   return copy;
 }

@@ -42,6 +42,7 @@ typedef struct
   int early_signal;
   int exec_errno;
   int keyring_errno;
+  int fork_errno;
   int forwarded;
   gboolean verify_failed;
   gboolean verified_only;
@@ -390,6 +391,9 @@ on_status_line (Supervisor *sv,
     case CORDON_EXEC_SETUP_ERRNO:
       sv->keyring_errno = (int) strtol (line + 1, NULL, 10);
       break;
+    case CORDON_EXEC_FORK_ERRNO:
+      sv->fork_errno = (int) strtol (line + 1, NULL, 10);
+      break;
     case CORDON_EXEC_LISTENER:
       on_listener (sv);
       return;
@@ -623,6 +627,7 @@ cordon_supervisor_fill_result (const CordonRunFacts *facts,
   r->child_pid = facts->child_pid;
   r->exec_errno = facts->exec_errno;
   r->keyring_errno = facts->keyring_errno;
+  r->fork_errno = facts->fork_errno;
   if (facts->early_signal != 0)
     {
       r->outcome = CORDON_OUTCOME_SIGNALED;
@@ -677,6 +682,7 @@ fill_result (Supervisor *sv,
     .early_signal = sv->early_signal,
     .exec_errno = sv->exec_errno,
     .keyring_errno = sv->keyring_errno,
+    .fork_errno = sv->fork_errno,
     .verify_failed = sv->verify_failed,
     .verify_only = sv->opts->verify_only,
     .verified_only = sv->verified_only,

@@ -60,6 +60,7 @@ typedef struct
   int term_signal;          /* N when the command died of signal N, else 0 */
   int exec_errno;           /* NOT_FOUND / NOT_EXECUTABLE */
   int keyring_errno;        /* LAUNCH_FAILED: no fresh session keyring */
+  int fork_errno;           /* LAUNCH_FAILED: pid 1 could not fork the command */
   pid_t child_pid;          /* the sandbox's first process, as bwrap reported */
   int forwarded_signal;     /* last signal forwarded, 0 if none */
   guint64 launch_us;        /* fork to "ready" */
@@ -79,6 +80,7 @@ typedef struct
   int early_signal;         /* a signal cordon got before the command started */
   int exec_errno;           /* "E<errno>" of the helper */
   int keyring_errno;        /* "K<errno>" of the helper */
+  int fork_errno;           /* "F<errno>" of the helper */
   gboolean verify_failed;
   gboolean verify_only;     /* cordon verify: prove, never run */
   gboolean verified_only;   /* every denial held, and nothing was run */

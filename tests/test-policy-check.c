@@ -219,6 +219,17 @@ test_check_refuses_to_deny_a_call_the_profile_filters_by_argument (void **state)
   expect_error (diags, "'socket' cannot be denied: the profile already filters it by its arguments", 2, 13);
 }
 
+/* cordon-exec hands cordon its listener with sendmsg: refused, it would
+ * wait for ever on a listener only it holds. */
+static void
+test_check_refuses_to_deny_what_the_helper_sends_with (void **state)
+{
+  g_autoptr(CordonDiagnostics) diags = check ("[seccomp]\ndeny=getcpu;sendmsg\n" ALL_NAMESPACES);
+
+  expect_n_diags (diags, 1);
+  expect_error (diags, "'sendmsg' cannot be denied: the sandbox's first program needs it", 2, 13);
+}
+
 static void
 test_check_warns_when_neither_session_nor_filter_stops_tiocsti (void **state)
 {
@@ -710,6 +721,7 @@ main (void)
     cmocka_unit_test (test_check_says_why_a_kept_setfcap_is_worse),
     cmocka_unit_test (test_check_warns_when_neither_session_nor_filter_stops_tiocsti),
     cmocka_unit_test (test_check_refuses_to_deny_a_call_the_profile_filters_by_argument),
+    cmocka_unit_test (test_check_refuses_to_deny_what_the_helper_sends_with),
     cmocka_unit_test (test_check_does_not_flag_tmpfs_beside_writable_sharing_a_prefix),
     cmocka_unit_test (test_check_reports_read_only_on_the_same_path_as_writable),
     cmocka_unit_test (test_check_reports_read_only_try_on_the_same_path_as_writable_try),
