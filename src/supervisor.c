@@ -84,7 +84,10 @@ cordon_supervisor_prepare (GError **error)
   sigset_t set;
 
   blocked_set (&set);
-  if (sigprocmask (SIG_BLOCK, &set, NULL) != 0 || prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+  /* Inherited ignored, SIGCHLD would have the kernel reap the keeper
+   * unseen, and cordon wait for its end for ever. */
+  if (signal (SIGCHLD, SIG_DFL) == SIG_ERR || sigprocmask (SIG_BLOCK, &set, NULL) != 0
+      || prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST,
                    "cannot become the sandbox's subreaper: %s", g_strerror (errno));
