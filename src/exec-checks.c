@@ -1020,6 +1020,46 @@ check_processes (CordonChecker *ck)
              n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
 }
 
+/* Each process /proc lists whose mount namespace can be read (one closed
+ * to the sandbox, EACCES, or gone is passed over), to `visit` with
+ * whether it is in `mine`, until a visit writes `detail`; there too why
+ * /proc cannot be listed. */
+typedef void (*ProcessVisit) (const char *pid,
+                              int same_ns,
+                              long data,
+                              char *detail,
+                              size_t size);
+
+static void
+walk_processes (const char *mine,
+                ProcessVisit visit,
+                long data,
+                char *detail,
+                size_t size)
+{
+  char theirs[64], path[300];
+  DIR *proc = opendir ("/proc");
+  struct dirent *de;
+
+  while (proc != NULL && detail[0] == '\0' && (de = readdir (proc)) != NULL)
+    {
+      ssize_t n;
+
+      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+        continue;
+      snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
+      n = readlink (path, theirs, sizeof theirs - 1);
+      if (n <= 0)
+        continue;
+      theirs[n] = '\0';
+      visit (de->d_name, strcmp (theirs, mine) == 0, data, detail, size);
+    }
+  if (proc == NULL)
+    snprintf (detail, size, "/proc cannot be listed: %s", strerror (errno));
+  else
+    closedir (proc);
+}
+
 /* Under a shared pid namespace or the host's /proc, processes outside
  * the sandbox show. None may be open to it: a process whose
  * /proc/PID/ns/mnt it may read is one it may trace (the same access
@@ -1028,11 +1068,22 @@ check_processes (CordonChecker *ck)
  * say, left in the sandbox's user namespace, whose memory written would
  * run code with bwrap's capabilities, and whose root is the host's. */
 static void
+visit_closed (const char *pid,
+              int same_ns,
+              long data,
+              char *detail,
+              size_t size)
+{
+  (void) data;
+  if (!same_ns)
+    snprintf (detail, size, "/proc/%s, a process in another mount namespace, is "
+              "open to the sandbox: its root, its fds and its memory can be reached", pid);
+}
+
+static void
 check_processes_closed (CordonChecker *ck)
 {
-  char mine[64], theirs[64], path[300], detail[400] = "";
-  DIR *proc;
-  struct dirent *de;
+  char mine[64], detail[400] = "";
   ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
 
   if (n <= 0)
@@ -1041,24 +1092,7 @@ check_processes_closed (CordonChecker *ck)
       return;
     }
   mine[n] = '\0';
-  proc = opendir ("/proc");
-  while (proc != NULL && detail[0] == '\0' && (de = readdir (proc)) != NULL)
-    {
-      if (de->d_name[0] < '0' || de->d_name[0] > '9')
-        continue;
-      snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
-      n = readlink (path, theirs, sizeof theirs - 1);
-      if (n <= 0)
-        continue;   /* closed (EACCES), or gone */
-      theirs[n] = '\0';
-      if (strcmp (theirs, mine) != 0)
-        snprintf (detail, sizeof detail, "/proc/%s, a process in another mount namespace, is "
-                  "open to the sandbox: its root, its fds and its memory can be reached", de->d_name);
-    }
-  if (proc == NULL)
-    snprintf (detail, sizeof detail, "/proc cannot be listed: %s", strerror (errno));
-  else
-    closedir (proc);
+  walk_processes (mine, visit_closed, 0, detail, sizeof detail);
   result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, detail[0] == '\0', 0, detail);
 }
 
@@ -1083,12 +1117,24 @@ filters_of (pid_t pid)
  * whose namespace link is closed is one whose memory is too (the same
  * access check); one in another namespace is processes-closed's. */
 static void
+visit_filtered (const char *pid,
+                int same_ns,
+                long own,
+                char *detail,
+                size_t size)
+{
+  long count = same_ns ? filters_of ((pid_t) atol (pid)) : -1;
+
+  if (count >= 0 && count < own)
+    snprintf (detail, size, "/proc/%s has %ld seccomp filters, the helper %ld: code inside that "
+              "wrote its memory would run outside the helper's", pid, count, own);
+}
+
+static void
 check_filtered (CordonChecker *ck)
 {
-  char mine[64], theirs[64], path[300], detail[400] = "";
-  long own = filters_of (0), count;
-  DIR *proc;
-  struct dirent *de;
+  char mine[64], detail[400] = "";
+  long own = filters_of (0);
   ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
 
   if (own < 0 || n <= 0)
@@ -1101,24 +1147,7 @@ check_filtered (CordonChecker *ck)
       return;
     }
   mine[n] = '\0';
-  proc = opendir ("/proc");
-  while (proc != NULL && detail[0] == '\0' && (de = readdir (proc)) != NULL)
-    {
-      if (de->d_name[0] < '0' || de->d_name[0] > '9')
-        continue;
-      snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
-      n = readlink (path, theirs, sizeof theirs - 1);
-      if (n <= 0)
-        continue;
-      theirs[n] = '\0';
-      if (strcmp (theirs, mine) == 0 && (count = filters_of ((pid_t) atol (de->d_name))) >= 0 && count < own)
-        snprintf (detail, sizeof detail, "/proc/%s has %ld seccomp filters, the helper %ld: code inside that "
-                  "wrote its memory would run outside the helper's", de->d_name, count, own);
-    }
-  if (proc == NULL)
-    snprintf (detail, sizeof detail, "/proc cannot be listed: %s", strerror (errno));
-  else
-    closedir (proc);
+  walk_processes (mine, visit_filtered, own, detail, sizeof detail);
   result_of (ck, CORDON_CHECK_FILTERED, detail[0] == '\0', 0, detail);
 }
 

@@ -614,8 +614,10 @@ add_denial (JsonBuilder *b,
 }
 
 /* The calls the seccomp filter refused after the command was released,
- * as cordon answered them: null when no listener did (no filter, a
- * kernel without SECCOMP_RET_USER_NOTIF, or no run). */
+ * as cordon answered them: null when no listener did (no filter, none to
+ * be had — a kernel without SECCOMP_RET_USER_NOTIF, a supervisor's
+ * listener above cordon, a policy's allow= or deny= of seccomp — or no
+ * run). */
 static void
 add_seccomp_denials (JsonBuilder *b,
                      const CordonReport *report)
