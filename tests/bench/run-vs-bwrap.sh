@@ -5,8 +5,14 @@
 # options "cordon compile trial --format=nul" gives (through --args, as
 # cordon passes them) on "true", with the fds they name: the filter of
 # --format=seccomp at fd 8, --json-status-fd 4 to /dev/null; the probe
-# cached.  Prints both medians and their ratio.  Not part of "make
-# check": timings depend on the machine.  bwrap runs in a workdir where
+# cached.  Prints both medians and their ratio, then (TABLE=1, the
+# default) the issue's whole table in the same sitting: (b) the ratio
+# with --no-verify; (c) CPU (user+sys, of each command and all it
+# started) per launch; (d) throughput, 8 parallel launchers x 100
+# launches each, launches/s and failures; (e) "cordon check" of each
+# shipped policy, and "cordon --version", each against a C hello-world
+# linked with cordon's own libraries.  Not part of "make check": timings
+# depend on the machine.  bwrap runs in a workdir where
 # the placeholders of trial's absent protected paths are made already,
 # as cordon-keeper makes them for each run of cordon.
 #
@@ -110,6 +116,7 @@ hyperfine --style basic --warmup 3 --runs "$runs" --export-json "$tmp/h.json" \
   "$@" || die "hyperfine failed"
 
 medians=$(sed -n 's/.*"median": *\([0-9.eE+-]*\).*/\1/p' "$tmp/h.json")
+# shellcheck disable=SC2086
 set -- $medians
 [ $# = 2 ] || [ $# = 3 ] || die "could not read the medians from hyperfine's JSON"
 awk -v c="$1" -v b="$2" -v l="${3:-}" 'BEGIN {
@@ -121,3 +128,78 @@ awk -v c="$1" -v b="$2" -v l="${3:-}" 'BEGIN {
     printf "ratio with the limits/cordon: %.2f (%+.2f ms)\n", l / c, (l - c) * 1000
   }
 }'
+
+[ "${TABLE:-1}" = 1 ] || exit 0
+
+# --- the table --------------------------------------------------------------------------------
+# (a) and (b) in one run, with (c) from hyperfine's user and system times
+# (getrusage of the children: the command and everything it started).
+hyperfine --style none --warmup 3 --runs "$runs" --export-json "$tmp/t.json" \
+  -n a "$q_cordon run -p trial -- true" \
+  -n b "$q_cordon run -p trial --no-verify -- true" \
+  -n bwrap "env -i$envs $q_bwrap --args 3 -- true 3<$q_args 8<$q_filter 4>/dev/null" >/dev/null \
+  || die "hyperfine failed"
+
+# (d) throughput: `n` launchers side by side, `each` launches apiece;
+# launches/s over the whole, and the launches that failed.
+throughput ()
+{
+  rm -f "$tmp/fails"
+  t0=$(date +%s%N)
+  i=0
+  while [ "$i" -lt 8 ]; do
+    (
+      j=0
+      while [ "$j" -lt 100 ]; do
+        eval "$1" >/dev/null 2>&1 || echo x >>"$tmp/fails"
+        j=$((j + 1))
+      done
+    ) &
+    i=$((i + 1))
+  done
+  wait
+  t1=$(date +%s%N)
+  fails=$( [ -f "$tmp/fails" ] && wc -l <"$tmp/fails" | tr -d ' ' || echo 0)
+  awk -v ns="$((t1 - t0))" -v f="$fails" 'BEGIN { printf "%.1f %d\n", 800 / (ns / 1e9), f }'
+}
+tp_cordon=$(throughput "$q_cordon run -p trial -- true")
+tp_bwrap=$(throughput "env -i$envs $q_bwrap --args 3 -- true 3<$q_args 8<$q_filter 4>/dev/null")
+
+# (e) a C hello-world linked as cordon is (its libraries, dynamically).
+cat >"$tmp/hello.c" <<'EOF'
+#include <stdio.h>
+int main (void) { puts ("hello"); return 0; }
+EOF
+libs=$(pkg-config --libs glib-2.0 gio-2.0 json-glib-1.0 libcap libseccomp 2>/dev/null)
+# shellcheck disable=SC2086
+cc -O2 -o "$tmp/hello" "$tmp/hello.c" -Wl,--no-as-needed $libs 2>/dev/null || die "cannot build the hello-world"
+set -- -n hello "'$tmp/hello'" -n version "$q_cordon --version"
+for p in trial minimal desktop-readonly-home; do
+  set -- "$@" -n "check $p" "$q_cordon check $p"
+done
+hyperfine --style none -N --warmup 3 --runs "$runs" --export-json "$tmp/e.json" "$@" >/dev/null \
+  || die "hyperfine failed"
+
+python3 - "$tmp/t.json" "$tmp/e.json" "$tp_cordon" "$tp_bwrap" <<'EOF'
+import json, sys
+t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+e = {r["command"]: r for r in json.load(open(sys.argv[2]))["results"]}
+ms = lambda r: r["median"] * 1000
+cpu = lambda r: (r["user"] + r["system"]) * 1000
+tc, fc = sys.argv[3].split()
+tb, fb = sys.argv[4].split()
+print("")
+print("| measure | cordon | bwrap / hello | ratio | target |")
+print("|---|---|---|---|---|")
+print("| (a) wall, median, `run -p trial -- true` | %.2f ms | %.2f ms | %.2f | <= 1.3 |"
+      % (ms(t["a"]), ms(t["bwrap"]), ms(t["a"]) / ms(t["bwrap"])))
+print("| (b) the same, `--no-verify` | %.2f ms | %.2f ms | %.2f | <= 1.1 |"
+      % (ms(t["b"]), ms(t["bwrap"]), ms(t["b"]) / ms(t["bwrap"])))
+print("| (c) CPU per launch (user+sys, mean) | %.2f ms | %.2f ms | %.2f | |"
+      % (cpu(t["a"]), cpu(t["bwrap"]), cpu(t["a"]) / cpu(t["bwrap"])))
+print("| (d) throughput, 8 x 100 launches | %s/s, %s failed | %s/s, %s failed | %.2f | >= 0.8, 0 failed |"
+      % (tc, fc, tb, fb, float(tc) / float(tb)))
+for name in ["version", "check trial", "check minimal", "check desktop-readonly-home"]:
+    print("| (e) `cordon %s` | %.2f ms | %.2f ms | %.2f | <= 1.5 |"
+          % (name, ms(e[name]), ms(e["hello"]), ms(e[name]) / ms(e["hello"])))
+EOF
