@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -46,11 +47,20 @@ idmap_userns (uid_t uid,
 {
   g_autofree char *ns = NULL;
   int err = 0, fd;
+  pid_t parent = getpid ();
   pid_t pid = cordon_userns_fork (uid, gid, &err);
 
+  /* The holder dies with cordon: killed before it kills the holder (a
+   * SIGKILL of cordon's at any moment), cordon would leave it pausing for
+   * ever, with cordon's fds. Set after the child's change of ids, which
+   * clears a parent-death signal; a parent gone before is seen. */
   if (pid == 0)
-    for (;;)
-      pause ();
+    {
+      if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid () != parent)
+        _exit (0);
+      for (;;)
+        pause ();
+    }
   if (pid < 0)
     {
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot make a user namespace for the "

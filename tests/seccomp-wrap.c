@@ -8,7 +8,11 @@
  * then ends as it ended. No filter loaded below may then have a
  * listener of its own (the kernel says EBUSY). Not installed.
  *
- *   seccomp-wrap [--listener] SYSCALL[,SYSCALL...] PROGRAM [ARG...] */
+ * With --kill, the first of the calls kills the process that makes it
+ * (SECCOMP_RET_KILL_PROCESS): a SIGKILL at that very point, as a runner
+ * killing cordon at a bad moment would.
+ *
+ *   seccomp-wrap [--listener|--kill] SYSCALL[,SYSCALL...] PROGRAM [ARG...] */
 #include "config.h"
 
 #include <errno.h>
@@ -56,14 +60,15 @@ main (int argc,
   scmp_filter_ctx ctx;
   char *names;
   int listen = argc > 1 && strcmp (argv[1], "--listener") == 0;
+  int kill_it = argc > 1 && strcmp (argv[1], "--kill") == 0;
   pid_t child;
   int listener;
 
-  argv += listen;
-  argc -= listen;
+  argv += listen || kill_it;
+  argc -= listen || kill_it;
   if (argc < 3)
     {
-      fprintf (stderr, "usage: seccomp-wrap [--listener] SYSCALL[,SYSCALL...] PROGRAM [ARG...]\n");
+      fprintf (stderr, "usage: seccomp-wrap [--listener|--kill] SYSCALL[,SYSCALL...] PROGRAM [ARG...]\n");
       return 2;
     }
   ctx = seccomp_init (SCMP_ACT_ALLOW);
@@ -74,7 +79,7 @@ main (int argc,
     {
       int nr = seccomp_syscall_resolve_name (n);
 
-      if (nr == __NR_SCMP_ERROR || seccomp_rule_add (ctx, listen ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO (EPERM), nr, 0) != 0)
+      if (nr == __NR_SCMP_ERROR || seccomp_rule_add (ctx, listen ? SCMP_ACT_NOTIFY : kill_it ? SCMP_ACT_KILL_PROCESS : SCMP_ACT_ERRNO (EPERM), nr, 0) != 0)
         {
           fprintf (stderr, "seccomp-wrap: cannot refuse '%s'\n", n);
           return 2;
