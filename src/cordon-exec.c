@@ -2,7 +2,7 @@
 /* cordon-exec: the sandbox's first program, bound read-only at
  * /dev/.cordon-exec.
  *
- *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--notify SIZE]
+ *   cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--notify LISTENED,PLAIN]
  *               [--verify SPEC_FD GO_FD] COMMAND [ARG...]
  *
  * bwrap reports no difference between a command that exits 1 and a
@@ -361,7 +361,7 @@ main (int argc,
 
   if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
-      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--notify SIZE] "
+      fputs ("usage: cordon-exec STATUS_FD [--rlimits FSIZE,NOFILE,CORE,NPROC] [--notify LISTENED,PLAIN] "
              "[--verify SPEC_FD GO_FD] COMMAND [ARG...]\n", stderr);
       return 125;
     }

@@ -815,6 +815,20 @@ audit_after (CordonRun *run,
 }
 
 /* Launch and supervise a prepared run; its status. */
+/* The profile's refusals named (seccomp-notify.h) where the kernel can
+ * tell cordon of them; else they are refused as well, unnamed. Not under
+ * a deny=seccomp (cordon-exec could load no filter of its own), nor an
+ * allow=seccomp (the listened filter refuses the sandbox a listener,
+ * which the policy asks for: the plain one does not). */
+static gboolean
+refusals_named (const CordonPlan *plan)
+{
+  return plan->seccomp != CORDON_SECCOMP_NONE
+         && !g_ptr_array_find_with_equal_func (plan->seccomp_deny, "seccomp", g_str_equal, NULL)
+         && !g_ptr_array_find_with_equal_func (plan->seccomp_allow, "seccomp", g_str_equal, NULL)
+         && cordon_seccomp_notify_available ();
+}
+
 static int
 launch (CordonRun *run,
         const CordonRunOptions *options)
@@ -835,17 +849,7 @@ launch (CordonRun *run,
   CordonLaunch l = { .pid = -1, .keeper_pid = -1, .life_fd = -1, .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
 
   run->timeout_ms = sup.timeout_ms;
-  /* The profile's refusals named (seccomp-notify.h) where the kernel can
-   * tell cordon of them; else they are refused as well, unnamed. Not
-   * under a deny=seccomp (cordon-exec could load no filter of its own),
-   * nor an allow=seccomp (the listened filter refuses the sandbox a
-   * listener, which the policy asks for: the plain one does not). */
-  req.seccomp_notify = sup.seccomp_notify = run->plan->seccomp != CORDON_SECCOMP_NONE
-                                            && !g_ptr_array_find_with_equal_func (run->plan->seccomp_deny, "seccomp",
-                                                                                  g_str_equal, NULL)
-                                            && !g_ptr_array_find_with_equal_func (run->plan->seccomp_allow, "seccomp",
-                                                                                  g_str_equal, NULL)
-                                            && cordon_seccomp_notify_available ();
+  req.seccomp_notify = sup.seccomp_notify = refusals_named (run->plan);
   sup.denials = &run->seccomp_denials;
   /* Named and their parents opened now, before anything of the sandbox
    * runs (invariant 10); the keeper makes them. */

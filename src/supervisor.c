@@ -347,6 +347,32 @@ on_notification (Supervisor *sv)
     clear_fd (&sv->listener);
 }
 
+/* The helper's "R": the command is being exec'd. With verification, it
+ * may start only after cordon said go: an "R" before that is a helper
+ * that skipped the gate. */
+static void
+on_running (Supervisor *sv)
+{
+  const char released = CORDON_KEEPER_RELEASED;
+
+  if (sv->opts->verify != NULL && !sv->released)
+    {
+      sv->verify_failed = TRUE;
+      kill_everything (sv);
+      return;
+    }
+  if (sv->ready)
+    return;
+  sv->ready = TRUE;
+  /* The sandbox is released and the command starting: from now on a
+   * keeper told to leave the sandbox alive may (before, a half-made
+   * sandbox would be stranded). A keeper gone already cannot read it;
+   * bwrap's end tells the rest. */
+  if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, &released, 1) != 1)
+    clear_fd (&sv->launch->life_fd);
+  sv->t_ready = g_get_monotonic_time ();
+}
+
 /* One line from cordon-exec. */
 static void
 on_status_line (Supervisor *sv,
@@ -366,27 +392,7 @@ on_status_line (Supervisor *sv,
   switch (line[0])
     {
     case CORDON_EXEC_RUNNING:
-      /* With verification, the command may start only after cordon said
-       * go: an "R" before that is a helper that skipped the gate. */
-      if (sv->opts->verify != NULL && !sv->released)
-        {
-          sv->verify_failed = TRUE;
-          kill_everything (sv);
-          break;
-        }
-      if (!sv->ready)
-        {
-          const char released = CORDON_KEEPER_RELEASED;
-
-          sv->ready = TRUE;
-          /* The sandbox is released and the command starting: from now
-           * on a keeper told to leave the sandbox alive may (before, a
-           * half-made sandbox would be stranded). A keeper gone already
-           * cannot read it; bwrap's end tells the rest. */
-          if (sv->launch->life_fd >= 0 && write (sv->launch->life_fd, &released, 1) != 1)
-            clear_fd (&sv->launch->life_fd);
-          sv->t_ready = g_get_monotonic_time ();
-        }
+      on_running (sv);
       break;
     case CORDON_EXEC_EXEC_ERRNO:
       sv->exec_errno = (int) strtol (line + 1, NULL, 10);
