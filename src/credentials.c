@@ -4,13 +4,14 @@
 
 #include <string.h>
 
-#include "cordon-resources.h"
+#include "embedded.h"
 #include "credentials.h"
 #include "path-util.h"
 #include "policy-parse.h"
 
 /* The policy whose [secrets] mask= is the list of stores. */
-#define STORES_POLICY "/org/cordon/policies/desktop-readonly-home.policy"
+#define STORES_FILE "policies/desktop-readonly-home.policy"
+#define STORES_POLICY "<embedded>/desktop-readonly-home.policy"
 
 /* Names that hold a credential by the way they are spelt. Not AWS_*:
  * AWS_REGION and AWS_PROFILE say where, not who (a glob AWS_* still
@@ -42,8 +43,7 @@ static const char * const env_names[] = {
 static gpointer
 load_stores (gpointer data)
 {
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), STORES_POLICY,
-                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  const CordonEmbeddedFile *file = cordon_embedded_lookup (STORES_FILE);
   g_autoptr(CordonPolicy) policy = cordon_policy_new ("stores");
   g_autoptr(CordonDiagnostics) diags = cordon_diagnostics_new ();
   g_autofree char *text = NULL;
@@ -51,8 +51,8 @@ load_stores (gpointer data)
   GPtrArray *masks;
 
   /* Embedded at build time: present, and clean (shipped-policies.test). */
-  if (bytes != NULL)
-    text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  if (file != NULL)
+    text = g_strndup (file->text, file->size);
   if (text != NULL)
     cordon_policy_parse_text (policy, STORES_POLICY, text, diags);
   masks = cordon_policy_get_list (policy, CORDON_KEY_SECRETS_MASK);

@@ -11,12 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cordon-resources.h"
+#include "embedded.h"
 #include "path-util.h"
 #include "policy-source.h"
 #include "suggest.h"
 
-#define EMBEDDED_PREFIX "/org/cordon/policies/"
+#define EMBEDDED_PREFIX "policies/"
 #define EMBEDDED_DISPLAY "<embedded>/"
 
 struct _CordonPolicySource
@@ -165,13 +165,12 @@ lookup_embedded (const char *name,
                  char **out_text)
 {
   g_autofree char *rpath = g_strconcat (EMBEDDED_PREFIX, name, ".policy", NULL);
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), rpath,
-                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  const CordonEmbeddedFile *file = cordon_embedded_lookup (rpath);
 
-  if (bytes == NULL)
+  if (file == NULL)
     return FALSE;
   *out_file = g_strconcat (EMBEDDED_DISPLAY, name, ".policy", NULL);
-  *out_text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  *out_text = g_strndup (file->text, file->size);
   return TRUE;
 }
 
@@ -364,13 +363,13 @@ cordon_policy_source_get_resolver (CordonPolicySource *source,
 char **
 cordon_policy_source_list_embedded (void)
 {
-  g_auto(GStrv) children = g_resource_enumerate_children (cordon_get_resource (), EMBEDDED_PREFIX,
-                                                          G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
-  for (guint i = 0; children != NULL && children[i] != NULL; i++)
-    if (g_str_has_suffix (children[i], ".policy"))
-      g_ptr_array_add (names, g_strndup (children[i], strlen (children[i]) - strlen (".policy")));
+  for (const CordonEmbeddedFile *f = cordon_embedded_files; f->name != NULL; f++)
+    if (g_str_has_prefix (f->name, EMBEDDED_PREFIX) && g_str_has_suffix (f->name, ".policy")
+        && strchr (f->name + strlen (EMBEDDED_PREFIX), '/') == NULL)
+      g_ptr_array_add (names, g_strndup (f->name + strlen (EMBEDDED_PREFIX),
+                                         strlen (f->name) - strlen (EMBEDDED_PREFIX) - strlen (".policy")));
   g_ptr_array_sort (names, cordon_compare_string_ptrs);
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);

@@ -8,12 +8,12 @@
 
 #include <string.h>
 
-#include "cordon-resources.h"
+#include "embedded.h"
 #include "env-filter.h"
 #include "path-util.h"
 #include "sockets.h"
 
-#define CATALOG_RESOURCE "/org/cordon/data/sockets.catalog"
+#define CATALOG_FILE "data/sockets.catalog"
 
 /* A variable's value -> the raw socket paths it names, added to `out`
  * (char*) in the order clients try them; none for a form that names no
@@ -359,16 +359,15 @@ add_entry (SocketCatalog *cat,
 static SocketCatalog *
 load_catalog (void)
 {
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (), CATALOG_RESOURCE,
-                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  const CordonEmbeddedFile *file = cordon_embedded_lookup (CATALOG_FILE);
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_auto(GStrv) groups = NULL;
   SocketCatalog *cat = g_new0 (SocketCatalog, 1);
 
   cat->entries = g_ptr_array_new_with_free_func (socket_entry_free);
   cat->decoders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  if (bytes == NULL
-      || !g_key_file_load_from_bytes (kf, bytes, G_KEY_FILE_NONE, NULL))
+  if (file == NULL
+      || !g_key_file_load_from_data (kf, file->text, file->size, G_KEY_FILE_NONE, NULL))
     return cat;
   groups = g_key_file_get_groups (kf, NULL);
   for (guint i = 0; groups[i] != NULL; i++)

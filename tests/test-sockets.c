@@ -17,7 +17,7 @@
 #include <glib.h>
 #include <gio/gio.h>
 
-#include "cordon-resources.h"
+#include "embedded.h"
 #include "sockets.h"
 
 #define RUNTIME_DIR "/run/user/1000"
@@ -74,14 +74,12 @@ assert_locates_all (const char *var,
 static void
 test_catalog_loads_every_entry_of_the_embedded_file (void **state)
 {
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (cordon_get_resource (),
-                                                    "/org/cordon/data/sockets.catalog",
-                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  const CordonEmbeddedFile *file = cordon_embedded_lookup ("data/sockets.catalog");
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_auto(GStrv) groups = NULL;
 
-  assert_non_null (bytes);
-  assert_true (g_key_file_load_from_bytes (kf, bytes, G_KEY_FILE_NONE, NULL));
+  assert_non_null (file);
+  assert_true (g_key_file_load_from_data (kf, file->text, file->size, G_KEY_FILE_NONE, NULL));
   groups = g_key_file_get_groups (kf, NULL);
   assert_true (g_strv_length (groups) > 0);
   assert_int_equal (cordon_socket_catalog_len (), g_strv_length (groups));
