@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <json-glib/json-glib.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "seccomp-filter.h"
 #include "host-facts.h"
 #include "host-identity.h"
+#include "json-writer.h"
 #include "probe.h"
 #include "proc-read.h"
 
@@ -275,36 +275,32 @@ cordon_doctor_run (const CordonDoctorRequest *request)
 }
 
 char *
-cordon_doctor_to_json (GPtrArray *findings)
+cordon_doctor_to_json (GPtrArray *findings,
+                       GError **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(CordonJson) b = cordon_json_new ();
 
-  json_builder_begin_array (b);
+  cordon_json_begin_array (b);
   for (guint i = 0; i < findings->len; i++)
     {
       const CordonFinding *f = g_ptr_array_index (findings, i);
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "name");
-      json_builder_add_string_value (b, f->name);
-      json_builder_set_member_name (b, "value");
-      json_builder_add_string_value (b, f->value);
-      json_builder_set_member_name (b, "ok");
-      json_builder_add_boolean_value (b, f->ok);
-      json_builder_set_member_name (b, "fix");
+      cordon_json_begin_object (b);
+      cordon_json_set_member_name (b, "name");
+      cordon_json_add_string_value (b, f->name);
+      cordon_json_set_member_name (b, "value");
+      cordon_json_add_string_value (b, f->value);
+      cordon_json_set_member_name (b, "ok");
+      cordon_json_add_boolean_value (b, f->ok);
+      cordon_json_set_member_name (b, "fix");
       if (f->fix != NULL)
-        json_builder_add_string_value (b, f->fix);
+        cordon_json_add_string_value (b, f->fix);
       else
-        json_builder_add_null_value (b);
-      json_builder_end_object (b);
+        cordon_json_add_null_value (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  cordon_json_end_array (b);
+  return cordon_json_to_text (b, error);
 }
 
 /* One finding a line, its fix beneath. */

@@ -27,7 +27,8 @@ typedef struct
 } CordonDoctorRequest;
 
 GPtrArray *cordon_doctor_run (const CordonDoctorRequest *request);
-char *cordon_doctor_to_json (GPtrArray *findings);
+char *cordon_doctor_to_json (GPtrArray *findings,
+                             GError **error);
 char *cordon_doctor_to_text (GPtrArray *findings);
 GPtrArray *cordon_doctor_examine (const char *bwrap,
                                   const char * const *envp,

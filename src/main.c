@@ -273,6 +273,7 @@ show (int argc,
   g_autofree char *filter = NULL;
   g_autofree char *self = NULL;
   g_autofree char *ref = NULL;
+  g_autoptr(GError) error = NULL;
 
   cordon_run_init (&run);
   if (!parse_options (ctx, &argc, &argv))
@@ -297,7 +298,9 @@ show (int argc,
   ref = cordon_policy_ref_is_path (a.rest[0]) ? g_canonicalize_filename (a.rest[0], NULL) : g_strdup (a.rest[0]);
   filter = cordon_render_filter_command (self != NULL ? self : "cordon", ref, run.facts->workdir);
   bytes = cordon_render_as (format, run.plan, run.argv, run.facts->bwrap_path, filter,
-                            (const char * const *) a.rest + 1);
+                            (const char * const *) a.rest + 1, &error);
+  if (bytes == NULL)
+    return fail ("%s", error->message);
   return write_all (bytes);
 }
 
@@ -532,7 +535,8 @@ cmd_doctor (int argc,
     problems += !((CordonFinding *) g_ptr_array_index (findings, i))->ok;
   if (json || !isatty (STDOUT_FILENO))
     {
-      text = cordon_doctor_to_json (findings);
+      if ((text = cordon_doctor_to_json (findings, &error)) == NULL)
+        return fail ("%s", error->message);
       printf ("%s\n", text);
     }
   else

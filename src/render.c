@@ -6,9 +6,9 @@
  * to the caller's variables by name. */
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "json-writer.h"
 #include "path-util.h"
 #include "render.h"
 
@@ -497,190 +497,190 @@ cordon_render_explain (const CordonPlan *plan,
 }
 
 static void
-json_rule (JsonBuilder *b,
+json_rule (CordonJson *b,
            CordonKey key,
            const CordonLocation *rule)
 {
-  json_builder_set_member_name (b, "rule");
+  cordon_json_set_member_name (b, "rule");
   if (rule->file != NULL)
     {
       g_autofree char *where = cordon_location_to_string (rule);
 
-      json_builder_add_string_value (b, where);
+      cordon_json_add_string_value (b, where);
     }
   else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "key");
+    cordon_json_add_null_value (b);
+  cordon_json_set_member_name (b, "key");
   if (key != CORDON_KEY_INVALID)
     {
       g_autofree char *k = g_strdup_printf ("[%s] %s", cordon_key_info (key)->section,
                                             cordon_key_info (key)->name);
 
-      json_builder_add_string_value (b, k);
+      cordon_json_add_string_value (b, k);
     }
   else
-    json_builder_add_null_value (b);
+    cordon_json_add_null_value (b);
 }
 
 static void
-json_ops (JsonBuilder *b,
+json_ops (CordonJson *b,
           const CordonPlan *plan,
           const CordonBwrapArgv *argv)
 {
-  json_builder_set_member_name (b, "ops");
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, "ops");
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "op");
-      json_builder_add_string_value (b, cordon_op_kind_name (op->kind));
-      json_builder_set_member_name (b, "args");
-      json_builder_begin_array (b);
+      cordon_json_begin_object (b);
+      cordon_json_set_member_name (b, "op");
+      cordon_json_add_string_value (b, cordon_op_kind_name (op->kind));
+      cordon_json_set_member_name (b, "args");
+      cordon_json_begin_array (b);
       for (guint j = 0; j < cordon_bwrap_argv_len (argv); j++)
         if (cordon_bwrap_argv_origin (argv, j) == (gint) i)
-          json_builder_add_string_value (b, cordon_bwrap_argv_get (argv, j));
-      json_builder_end_array (b);
+          cordon_json_add_string_value (b, cordon_bwrap_argv_get (argv, j));
+      cordon_json_end_array (b);
       json_rule (b, op->key, &op->rule);
-      json_builder_set_member_name (b, "why");
-      json_builder_add_string_value (b, op->why);
-      json_builder_end_object (b);
+      cordon_json_set_member_name (b, "why");
+      cordon_json_add_string_value (b, op->why);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 static void
-json_skips (JsonBuilder *b,
+json_skips (CordonJson *b,
             const char *member,
             const char *name,
             const GPtrArray *skips)
 {
-  json_builder_set_member_name (b, member);
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, member);
+  cordon_json_begin_array (b);
   for (guint i = 0; i < skips->len; i++)
     {
       const CordonSkip *skip = g_ptr_array_index (skips, i);
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, name);
-      json_builder_add_string_value (b, skip->path);
+      cordon_json_begin_object (b);
+      cordon_json_set_member_name (b, name);
+      cordon_json_add_string_value (b, skip->path);
       json_rule (b, skip->key, &skip->rule);
-      json_builder_set_member_name (b, "reason");
-      json_builder_add_string_value (b, skip->reason);
-      json_builder_end_object (b);
+      cordon_json_set_member_name (b, "reason");
+      cordon_json_add_string_value (b, skip->reason);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 static void
-json_identity (JsonBuilder *b,
+json_identity (CordonJson *b,
                const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "host_uid");
-  json_builder_add_int_value (b, plan->host_uid);
-  json_builder_set_member_name (b, "host_gid");
-  json_builder_add_int_value (b, plan->host_gid);
-  json_builder_set_member_name (b, "stage");
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, "host_uid");
+  cordon_json_add_int_value (b, plan->host_uid);
+  cordon_json_set_member_name (b, "host_gid");
+  cordon_json_add_int_value (b, plan->host_gid);
+  cordon_json_set_member_name (b, "stage");
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->stage->len; i++)
     {
       const CordonStage *s = g_ptr_array_index (plan->stage, i);
 
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, cordon_stage_kind_name (s->kind));
-      json_builder_set_member_name (b, "path");
-      json_builder_add_string_value (b, s->path);
+      cordon_json_begin_object (b);
+      cordon_json_set_member_name (b, "kind");
+      cordon_json_add_string_value (b, cordon_stage_kind_name (s->kind));
+      cordon_json_set_member_name (b, "path");
+      cordon_json_add_string_value (b, s->path);
       json_rule (b, s->key, &s->rule);
-      json_builder_set_member_name (b, "why");
-      json_builder_add_string_value (b, s->why);
-      json_builder_end_object (b);
+      cordon_json_set_member_name (b, "why");
+      cordon_json_add_string_value (b, s->why);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 static void
-json_env (JsonBuilder *b,
+json_env (CordonJson *b,
           const CordonPlan *plan)
 {
   const char *members[] = { "env_passed", "env_dropped" };
 
   for (guint pass = 0; pass < 2; pass++)
     {
-      json_builder_set_member_name (b, members[pass]);
-      json_builder_begin_array (b);
+      cordon_json_set_member_name (b, members[pass]);
+      cordon_json_begin_array (b);
       for (guint i = 0; i < plan->env_decisions->len; i++)
         {
           const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
 
           if (d->passed == (pass == 0))
-            json_builder_add_string_value (b, d->name);
+            cordon_json_add_string_value (b, d->name);
         }
-      json_builder_end_array (b);
+      cordon_json_end_array (b);
     }
 }
 
 static void
-json_strv (JsonBuilder *b,
+json_strv (CordonJson *b,
            const char *member,
            const char * const *strv,
            const CordonBwrapArgv *argv)
 {
-  json_builder_set_member_name (b, member);
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, member);
+  cordon_json_begin_array (b);
   for (guint i = 0; strv != NULL && strv[i] != NULL; i++)
-    json_builder_add_string_value (b, strv[i]);
+    cordon_json_add_string_value (b, strv[i]);
   for (guint i = 0; argv != NULL && i < cordon_bwrap_argv_len (argv); i++)
-    json_builder_add_string_value (b, cordon_bwrap_argv_get (argv, i));
-  json_builder_end_array (b);
+    cordon_json_add_string_value (b, cordon_bwrap_argv_get (argv, i));
+  cordon_json_end_array (b);
 }
 
 /* The fds bwrap reads beside its arguments, each with the option that
  * names it: whoever runs the args (--format=nul) must give them. */
 static void
-json_fds (JsonBuilder *b,
+json_fds (CordonJson *b,
           const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "fds");
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, "fds");
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
 
       if (op->kind != CORDON_OP_STATUS_FD && op->kind != CORDON_OP_SECCOMP)
         continue;
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "fd");
-      json_builder_add_int_value (b, op->fd);
-      json_builder_set_member_name (b, "option");
-      json_builder_add_string_value (b, op->kind == CORDON_OP_SECCOMP ? "--seccomp" : "--json-status-fd");
-      json_builder_set_member_name (b, "content");
-      json_builder_add_string_value (b, op->kind == CORDON_OP_SECCOMP
+      cordon_json_begin_object (b);
+      cordon_json_set_member_name (b, "fd");
+      cordon_json_add_int_value (b, op->fd);
+      cordon_json_set_member_name (b, "option");
+      cordon_json_add_string_value (b, op->kind == CORDON_OP_SECCOMP ? "--seccomp" : "--json-status-fd");
+      cordon_json_set_member_name (b, "content");
+      cordon_json_add_string_value (b, op->kind == CORDON_OP_SECCOMP
                                         ? "read: the filter's BPF (cordon compile --format=seccomp)"
                                         : "written: bwrap's JSON status");
-      json_builder_end_object (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
+/* NULL where JSON cannot be written (json-writer.h). */
 char *
 cordon_render_json (const CordonPlan *plan,
                     const CordonBwrapArgv *argv,
                     const char *bwrap_path,
-                    const char * const *command)
+                    const char * const *command,
+                    GError **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(CordonJson) b = cordon_json_new ();
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "policy");
-  json_builder_add_string_value (b, plan->policy_name);
-  json_builder_set_member_name (b, "workdir");
-  json_builder_add_string_value (b, plan->workdir);
-  json_builder_set_member_name (b, "bwrap");
-  json_builder_add_string_value (b, bwrap_path);
+  cordon_json_begin_object (b);
+  cordon_json_set_member_name (b, "policy");
+  cordon_json_add_string_value (b, plan->policy_name);
+  cordon_json_set_member_name (b, "workdir");
+  cordon_json_add_string_value (b, plan->workdir);
+  cordon_json_set_member_name (b, "bwrap");
+  cordon_json_add_string_value (b, bwrap_path);
   json_strv (b, "args", NULL, argv);
   json_fds (b, plan);
   json_strv (b, "command", command_or_default (command), NULL);
@@ -689,32 +689,31 @@ cordon_render_json (const CordonPlan *plan,
   json_identity (b, plan);
   json_skips (b, "skipped", "path", plan->skipped);
   json_skips (b, "adapted", "what", plan->adapted);
-  json_builder_set_member_name (b, "description");
-  json_builder_add_string_value (b, plan->description);
-  json_builder_set_member_name (b, "proc_mode");
-  json_builder_add_string_value (b, proc_mode_name (plan->proc_mode));
-  json_builder_set_member_name (b, "proc_fallback");
-  json_builder_add_string_value (b, proc_fallback_name (plan->proc_fallback));
-  json_builder_set_member_name (b, "seccomp");
-  json_builder_add_string_value (b, cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
-  json_builder_set_member_name (b, "timeout");
-  json_builder_add_int_value (b, (gint64) plan->timeout);
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  cordon_json_set_member_name (b, "description");
+  cordon_json_add_string_value (b, plan->description);
+  cordon_json_set_member_name (b, "proc_mode");
+  cordon_json_add_string_value (b, proc_mode_name (plan->proc_mode));
+  cordon_json_set_member_name (b, "proc_fallback");
+  cordon_json_add_string_value (b, proc_fallback_name (plan->proc_fallback));
+  cordon_json_set_member_name (b, "seccomp");
+  cordon_json_add_string_value (b, cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
+  cordon_json_set_member_name (b, "timeout");
+  cordon_json_add_int_value (b, (gint64) plan->timeout);
+  cordon_json_end_object (b);
+  return cordon_json_to_text (b, error);
 }
 
 /* The output of `cordon compile --format=FORMAT` (shell, nul or json)
- * and of `cordon explain` ("explain"). */
+ * and of `cordon explain` ("explain"); NULL only where JSON cannot be
+ * written. */
 GBytes *
 cordon_render_as (const char *format,
                   const CordonPlan *plan,
                   const CordonBwrapArgv *argv,
                   const char *bwrap_path,
                   const char *filter,
-                  const char * const *command)
+                  const char * const *command,
+                  GError **error)
 {
   g_autoptr(CordonBwrapArgv) pasted = NULL;
   char *text;
@@ -731,8 +730,10 @@ cordon_render_as (const char *format,
     text = cordon_render_explain (plan, argv);
   else if (g_str_equal (format, "json"))
     {
-      g_autofree char *json = cordon_render_json (plan, argv, bwrap_path, command);
+      g_autofree char *json = cordon_render_json (plan, argv, bwrap_path, command, error);
 
+      if (json == NULL)
+        return NULL;
       text = g_strconcat (json, "\n", NULL);
     }
   else

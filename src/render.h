@@ -19,13 +19,15 @@ char *cordon_render_shell (const CordonPlan *plan,
 char *cordon_render_json (const CordonPlan *plan,
                           const CordonBwrapArgv *argv,
                           const char *bwrap_path,
-                          const char * const *command);
+                          const char * const *command,
+                          GError **error);
 GBytes *cordon_render_as (const char *format,
                           const CordonPlan *plan,
                           const CordonBwrapArgv *argv,
                           const char *bwrap_path,
                           const char *filter,
-                          const char * const *command);
+                          const char * const *command,
+                          GError **error);
 char *cordon_render_filter_command (const char *cordon,
                                     const char *ref,
                                     const char *workdir);

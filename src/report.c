@@ -5,14 +5,14 @@
  * plan->envp holds the values and is never read here, because a report is
  * meant to be shared and a value may be a credential. Every string goes
  * through one helper that repairs invalid UTF-8, since paths and names come
- * from the host and json-glib expects UTF-8. The shape is the one
+ * from the host and JSON is UTF-8. The shape is the one
  * data/report.schema.json describes, of CORDON_REPORT_SCHEMA_VERSION. */
 #include "config.h"
 
 #include <string.h>
-#include <json-glib/json-glib.h>
 
 #include "file-util.h"
+#include "json-writer.h"
 #include "report.h"
 #include "seccomp-filter.h"
 
@@ -76,86 +76,86 @@ cordon_report_policy_sha256 (const CordonPolicy *policy)
 /* --- builder helpers ----------------------------------------------------- */
 
 static void
-add_string (JsonBuilder *b,
+add_string (CordonJson *b,
             const char *member,
             const char *value)
 {
   g_autofree char *valid = NULL;
 
   if (member != NULL)
-    json_builder_set_member_name (b, member);
+    cordon_json_set_member_name (b, member);
   if (value == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
   valid = g_utf8_make_valid (value, -1);
-  json_builder_add_string_value (b, valid);
+  cordon_json_add_string_value (b, valid);
 }
 
 /* An int member, or null when `known` is false. */
 static void
-add_int_or_null (JsonBuilder *b,
+add_int_or_null (CordonJson *b,
                  const char *member,
                  gboolean known,
                  gint64 value)
 {
-  json_builder_set_member_name (b, member);
+  cordon_json_set_member_name (b, member);
   if (known)
-    json_builder_add_int_value (b, value);
+    cordon_json_add_int_value (b, value);
   else
-    json_builder_add_null_value (b);
+    cordon_json_add_null_value (b);
 }
 
 static void
-add_ms_or_null (JsonBuilder *b,
+add_ms_or_null (CordonJson *b,
                 const char *member,
                 gboolean known,
                 guint64 us)
 {
-  json_builder_set_member_name (b, member);
+  cordon_json_set_member_name (b, member);
   if (known)
-    json_builder_add_double_value (b, (double) us / 1000.0);
+    cordon_json_add_double_value (b, (double) us / 1000.0);
   else
-    json_builder_add_null_value (b);
+    cordon_json_add_null_value (b);
 }
 
 /* A NULL array is written as an empty one: "nothing recorded". */
 static void
-add_string_array (JsonBuilder *b,
+add_string_array (CordonJson *b,
                   const char *member,
                   const GPtrArray *strings)
 {
-  json_builder_set_member_name (b, member);
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, member);
+  cordon_json_begin_array (b);
   for (guint i = 0; strings != NULL && i < strings->len; i++)
     add_string (b, NULL, g_ptr_array_index (strings, i));
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 /* NULL is null, not an empty array: "not known", apart from "none". */
 static void
-add_strv_or_null (JsonBuilder *b,
+add_strv_or_null (CordonJson *b,
                   const char *member,
                   const char * const *strings)
 {
-  json_builder_set_member_name (b, member);
+  cordon_json_set_member_name (b, member);
   if (strings == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_array (b);
+  cordon_json_begin_array (b);
   for (guint i = 0; strings[i] != NULL; i++)
     add_string (b, NULL, strings[i]);
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 /* RFC 3339 in UTC with milliseconds, "2024-05-01T12:34:56.789Z": a fixed
  * width, so that the text sorts as the time does. The milliseconds are
  * cut, not rounded: a time never reads later than it was. */
 static void
-add_timestamp (JsonBuilder *b,
+add_timestamp (CordonJson *b,
                const char *member,
                GDateTime *time)
 {
@@ -163,59 +163,59 @@ add_timestamp (JsonBuilder *b,
   g_autofree char *seconds = NULL;
   g_autofree char *text = NULL;
 
-  json_builder_set_member_name (b, member);
+  cordon_json_set_member_name (b, member);
   if (time == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
   utc = g_date_time_to_utc (time);
   seconds = g_date_time_format (utc, "%Y-%m-%dT%H:%M:%S");
   text = g_strdup_printf ("%s.%03dZ", seconds, g_date_time_get_microsecond (utc) / 1000);
-  json_builder_add_string_value (b, text);
+  cordon_json_add_string_value (b, text);
 }
 
 /* --- sections ------------------------------------------------------------ */
 
 static void
-add_policy (JsonBuilder *b,
+add_policy (CordonJson *b,
             const CordonReport *report)
 {
-  json_builder_set_member_name (b, "policy");
-  json_builder_begin_object (b);
+  cordon_json_set_member_name (b, "policy");
+  cordon_json_begin_object (b);
   add_string (b, "name", report->policy_name);
   add_string (b, "sha256", report->policy_sha256);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 static void
-add_probe (JsonBuilder *b,
+add_probe (CordonJson *b,
            const CordonProbe *probe)
 {
-  json_builder_set_member_name (b, "probe");
+  cordon_json_set_member_name (b, "probe");
   if (probe == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
+  cordon_json_begin_object (b);
   add_string (b, "result", cordon_probe_result_name (probe->result));
-  json_builder_set_member_name (b, "cached");
-  json_builder_add_boolean_value (b, probe->cached);
+  cordon_json_set_member_name (b, "cached");
+  cordon_json_add_boolean_value (b, probe->cached);
   add_string (b, "detail", probe->detail);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 /* Names only, from the decisions. plan->envp is deliberately not read:
  * it holds the values. */
 static void
-add_env_names (JsonBuilder *b,
+add_env_names (CordonJson *b,
                const char *member,
                const CordonPlan *plan,
                gboolean passed)
 {
-  json_builder_set_member_name (b, member);
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, member);
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->env_decisions->len; i++)
     {
       const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
@@ -223,46 +223,46 @@ add_env_names (JsonBuilder *b,
       if ((d->passed != FALSE) == passed)
         add_string (b, NULL, d->name);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 /* Why each dropped variable was dropped, in the order of "dropped": the
  * decision's reason names a rule or a socket, never a value. */
 static void
-add_drop_reasons (JsonBuilder *b,
+add_drop_reasons (CordonJson *b,
                   const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "dropped_reasons");
-  json_builder_begin_array (b);
+  cordon_json_set_member_name (b, "dropped_reasons");
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->env_decisions->len; i++)
     {
       const CordonEnvDecision *d = g_ptr_array_index (plan->env_decisions, i);
 
       if (d->passed)
         continue;
-      json_builder_begin_object (b);
+      cordon_json_begin_object (b);
       add_string (b, "name", d->name);
       add_string (b, "reason", d->reason);
-      json_builder_end_object (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 static void
-add_environment (JsonBuilder *b,
+add_environment (CordonJson *b,
                  const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "environment");
+  cordon_json_set_member_name (b, "environment");
   if (plan == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
+  cordon_json_begin_object (b);
   add_env_names (b, "passed", plan, TRUE);
   add_env_names (b, "dropped", plan, FALSE);
   add_drop_reasons (b, plan);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 static gboolean
@@ -281,18 +281,18 @@ is_hidden (const CordonOp *op)
  * with "skipped", every decision about a socket, a secret or what of
  * the host is in view is in the report. */
 static void
-add_masked (JsonBuilder *b,
+add_masked (CordonJson *b,
             const char *name,
             gboolean (*wanted) (const CordonOp *op),
             const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, name);
+  cordon_json_set_member_name (b, name);
   if (plan == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_array (b);
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
@@ -302,62 +302,62 @@ add_masked (JsonBuilder *b,
         continue;
       if (op->rule.file != NULL)
         rule = cordon_location_to_string (&op->rule);
-      json_builder_begin_object (b);
+      cordon_json_begin_object (b);
       add_string (b, "path", op->dest);
       add_string (b, "rule", rule);
       add_string (b, "why", op->why);
-      json_builder_end_object (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 /* Each check of the live sandbox, beside the rule it proves. */
 static void
-add_verification (JsonBuilder *b,
+add_verification (CordonJson *b,
                   const CordonVerify *verify)
 {
-  json_builder_set_member_name (b, "verification");
+  cordon_json_set_member_name (b, "verification");
   if (verify == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "passed");
-  json_builder_add_boolean_value (b, cordon_verify_passed (verify));
-  json_builder_set_member_name (b, "checks");
-  json_builder_begin_array (b);
+  cordon_json_begin_object (b);
+  cordon_json_set_member_name (b, "passed");
+  cordon_json_add_boolean_value (b, cordon_verify_passed (verify));
+  cordon_json_set_member_name (b, "checks");
+  cordon_json_begin_array (b);
   for (guint i = 0; i < cordon_verify_n_checks (verify); i++)
     {
       const CordonCheck *c = cordon_verify_get_check (verify, i);
       g_autofree char *rule = c->rule.file != NULL ? cordon_location_to_string (&c->rule) : NULL;
 
-      json_builder_begin_object (b);
+      cordon_json_begin_object (b);
       add_string (b, "check", c->id);
       add_string (b, "target", c->target);
       add_string (b, "expect", c->expect);
       add_string (b, "rule", rule);
       add_string (b, "outcome", !c->done ? "not-run" : c->ok ? "ok" : "fail");
-      json_builder_set_member_name (b, "errno");
-      json_builder_add_int_value (b, c->err);
+      cordon_json_set_member_name (b, "errno");
+      cordon_json_add_int_value (b, c->err);
       add_string (b, "detail", c->detail);
-      json_builder_end_object (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  cordon_json_end_array (b);
+  cordon_json_end_object (b);
 }
 
 static void
-add_skipped (JsonBuilder *b,
+add_skipped (CordonJson *b,
              const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "skipped");
+  cordon_json_set_member_name (b, "skipped");
   if (plan == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_array (b);
+  cordon_json_begin_array (b);
   for (guint i = 0; i < plan->skipped->len; i++)
     {
       const CordonSkip *skip = g_ptr_array_index (plan->skipped, i);
@@ -365,43 +365,43 @@ add_skipped (JsonBuilder *b,
 
       if (skip->rule.file != NULL)
         rule = cordon_location_to_string (&skip->rule);
-      json_builder_begin_object (b);
+      cordon_json_begin_object (b);
       add_string (b, "path", skip->path);
       add_string (b, "rule", rule);
       add_string (b, "reason", skip->reason);
-      json_builder_end_object (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 static void
-add_size (JsonBuilder *b,
+add_size (CordonJson *b,
           const char *name,
           gboolean set,
           guint64 value)
 {
-  json_builder_set_member_name (b, name);
+  cordon_json_set_member_name (b, name);
   if (set)
-    json_builder_add_int_value (b, (gint64) value);
+    cordon_json_add_int_value (b, (gint64) value);
   else
-    json_builder_add_null_value (b);
+    cordon_json_add_null_value (b);
 }
 
 /* What the plan bounds ([limits]): each value, or null where none is;
  * the mechanism that holds the sandbox's own, and what its cgroups
  * counted (null without one). */
 static void
-add_limits (JsonBuilder *b,
+add_limits (CordonJson *b,
             const CordonPlan *plan,
             const CordonCgroupStats *stats)
 {
-  json_builder_set_member_name (b, "limits");
+  cordon_json_set_member_name (b, "limits");
   if (plan == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
+  cordon_json_begin_object (b);
   add_string (b, "mechanism", cordon_cgroup_mechanism_name (plan->cgroup_mechanism));
   add_size (b, "scratch", plan->scratch > 0, plan->scratch);
   add_size (b, "file_size", plan->rlimits[CORDON_RLIMIT_FSIZE].set, plan->rlimits[CORDON_RLIMIT_FSIZE].value);
@@ -420,7 +420,7 @@ add_limits (JsonBuilder *b,
   add_size (b, "pids_max_hits", stats != NULL && stats->pids_max_hits >= 0,
             stats != NULL ? (guint64) stats->pids_max_hits : 0);
   add_size (b, "cpu_usec", stats != NULL && stats->cpu_usec >= 0, stats != NULL ? (guint64) stats->cpu_usec : 0);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 static const char *
@@ -451,145 +451,145 @@ failure_outcome (const char *failure_reason)
 /* child_pid .. exec_errno. Without a result the command never started,
  * so everything but exit_status is unknown. */
 static void
-add_run (JsonBuilder *b,
+add_run (CordonJson *b,
          const CordonReport *report)
 {
   const CordonRunResult *r = report->result;
 
   add_int_or_null (b, "child_pid", r != NULL && r->child_pid > 0,
                    r != NULL ? r->child_pid : 0);
-  json_builder_set_member_name (b, "exit_status");
-  json_builder_add_int_value (b, report->exit_status);
+  cordon_json_set_member_name (b, "exit_status");
+  cordon_json_add_int_value (b, report->exit_status);
   add_int_or_null (b, "signal", r != NULL && r->term_signal != 0,
                    r != NULL ? r->term_signal : 0);
-  json_builder_set_member_name (b, "timed_out");
-  json_builder_add_boolean_value (b, r != NULL && r->outcome == CORDON_OUTCOME_TIMED_OUT);
+  cordon_json_set_member_name (b, "timed_out");
+  cordon_json_add_boolean_value (b, r != NULL && r->outcome == CORDON_OUTCOME_TIMED_OUT);
   add_string (b, "outcome", r != NULL ? outcome_name (r->outcome) : failure_outcome (report->failure_reason));
   add_int_or_null (b, "exec_errno", r != NULL && r->exec_errno != 0,
                    r != NULL ? r->exec_errno : 0);
 }
 
 static void
-add_failure (JsonBuilder *b,
+add_failure (CordonJson *b,
              const CordonReport *report)
 {
-  json_builder_set_member_name (b, "failure");
+  cordon_json_set_member_name (b, "failure");
   if (report->failure_reason == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
+  cordon_json_begin_object (b);
   add_string (b, "reason", report->failure_reason);
   add_string (b, "message", report->failure_message);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 /* Whom the sandbox ran as on the host: null before a plan. */
 static void
-add_identity (JsonBuilder *b,
+add_identity (CordonJson *b,
               const CordonPlan *plan)
 {
-  json_builder_set_member_name (b, "identity");
+  cordon_json_set_member_name (b, "identity");
   if (plan == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "host_uid");
-  json_builder_add_int_value (b, plan->host_uid);
-  json_builder_set_member_name (b, "host_gid");
-  json_builder_add_int_value (b, plan->host_gid);
-  json_builder_set_member_name (b, "host_root");
-  json_builder_add_boolean_value (b, plan->host_root);
-  json_builder_set_member_name (b, "switched");
-  json_builder_add_boolean_value (b, plan->switch_identity);
-  json_builder_end_object (b);
+  cordon_json_begin_object (b);
+  cordon_json_set_member_name (b, "host_uid");
+  cordon_json_add_int_value (b, plan->host_uid);
+  cordon_json_set_member_name (b, "host_gid");
+  cordon_json_add_int_value (b, plan->host_gid);
+  cordon_json_set_member_name (b, "host_root");
+  cordon_json_add_boolean_value (b, plan->host_root);
+  cordon_json_set_member_name (b, "switched");
+  cordon_json_add_boolean_value (b, plan->switch_identity);
+  cordon_json_end_object (b);
 }
 
 static void
-add_durations (JsonBuilder *b,
+add_durations (CordonJson *b,
                const CordonReport *report)
 {
   const CordonRunResult *r = report->result;
 
-  json_builder_set_member_name (b, "durations_ms");
-  json_builder_begin_object (b);
+  cordon_json_set_member_name (b, "durations_ms");
+  cordon_json_begin_object (b);
   add_ms_or_null (b, "compile", TRUE, report->compile_us);
   add_ms_or_null (b, "probe", TRUE, report->probe_us);
   add_ms_or_null (b, "launch", r != NULL, r != NULL ? r->launch_us : 0);
   add_ms_or_null (b, "run", r != NULL, r != NULL ? r->run_us : 0);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 /* What the sandbox's processes used, as the keeper counted them (see
  * CordonUsage): null when it did not say, or the sandbox never ran. */
 static void
-add_usage (JsonBuilder *b,
+add_usage (CordonJson *b,
            const CordonRunResult *r)
 {
-  json_builder_set_member_name (b, "usage");
+  cordon_json_set_member_name (b, "usage");
   if (r == NULL || !r->usage.known)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_object (b);
+  cordon_json_begin_object (b);
   add_ms_or_null (b, "user_ms", TRUE, r->usage.user_us);
   add_ms_or_null (b, "system_ms", TRUE, r->usage.system_us);
   add_size (b, "max_rss_kib", TRUE, r->usage.max_rss_kib);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 /* The post-run audit: how far it walked, and "planted", what the
  * sandbox left for the host (null: not audited). */
 static void
-add_audit (JsonBuilder *b,
+add_audit (CordonJson *b,
            const CordonReport *report)
 {
   const CordonAudit *audit = report->audit;
 
-  json_builder_set_member_name (b, "audit");
+  cordon_json_set_member_name (b, "audit");
   if (audit == NULL)
-    json_builder_add_null_value (b);
+    cordon_json_add_null_value (b);
   else
     {
-      json_builder_begin_object (b);
+      cordon_json_begin_object (b);
       add_string (b, "on_finding", cordon_key_info (CORDON_KEY_AUDIT_ON_FINDING)->words[report->plan->audit_mode]);
-      json_builder_set_member_name (b, "entries");
-      json_builder_add_int_value (b, audit->entries);
-      json_builder_set_member_name (b, "complete");
-      json_builder_add_boolean_value (b, audit->complete);
-      json_builder_set_member_name (b, "duration_ms");
-      json_builder_add_double_value (b, (double) audit->duration_us / 1000.0);
-      json_builder_end_object (b);
+      cordon_json_set_member_name (b, "entries");
+      cordon_json_add_int_value (b, audit->entries);
+      cordon_json_set_member_name (b, "complete");
+      cordon_json_add_boolean_value (b, audit->complete);
+      cordon_json_set_member_name (b, "duration_ms");
+      cordon_json_add_double_value (b, (double) audit->duration_us / 1000.0);
+      cordon_json_end_object (b);
     }
-  json_builder_set_member_name (b, "planted");
+  cordon_json_set_member_name (b, "planted");
   if (audit == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_array (b);
+  cordon_json_begin_array (b);
   for (guint i = 0; i < audit->findings->len; i++)
     {
       const CordonPlanted *f = g_ptr_array_index (audit->findings, i);
 
-      json_builder_begin_object (b);
+      cordon_json_begin_object (b);
       add_string (b, "path", f->path);
       add_string (b, "what", f->what);
       add_string (b, "quarantined", f->quarantined);
-      json_builder_end_object (b);
+      cordon_json_end_object (b);
     }
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 /* One refused call: its name, what it got, how often, and the rule that
  * refused it with what would let it through; the calls beyond the names
  * told apart are one entry of null names. */
 static void
-add_denial (JsonBuilder *b,
+add_denial (CordonJson *b,
             const CordonPlan *plan,
             const char *name,
             int err,
@@ -601,16 +601,16 @@ add_denial (JsonBuilder *b,
   g_autofree char *permit = name == NULL ? NULL : by_deny ? g_strdup_printf ("deny= without %s", name)
                                                           : g_strdup_printf ("allow=%s", name);
 
-  json_builder_begin_object (b);
+  cordon_json_begin_object (b);
   add_string (b, "syscall", name);
   add_string (b, "errno", name != NULL ? cordon_seccomp_errno_name (err) : NULL);
-  json_builder_set_member_name (b, "count");
-  json_builder_add_int_value (b, (gint64) count);
+  cordon_json_set_member_name (b, "count");
+  cordon_json_add_int_value (b, (gint64) count);
   add_string (b, "key", name == NULL ? NULL : by_deny ? "deny" : "profile");
   add_string (b, "profile", cordon_key_info (CORDON_KEY_SECCOMP_PROFILE)->words[plan->seccomp]);
   add_string (b, "rule", rule);
   add_string (b, "permit", permit);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 }
 
 /* The calls the seccomp filter refused after the command was released,
@@ -619,18 +619,18 @@ add_denial (JsonBuilder *b,
  * listener above cordon, a policy's allow= or deny= of seccomp — or no
  * run). */
 static void
-add_seccomp_denials (JsonBuilder *b,
+add_seccomp_denials (CordonJson *b,
                      const CordonReport *report)
 {
   const CordonSeccompDenials *d = report->seccomp_denials;
 
-  json_builder_set_member_name (b, "seccomp_denials");
+  cordon_json_set_member_name (b, "seccomp_denials");
   if (d == NULL || report->plan == NULL)
     {
-      json_builder_add_null_value (b);
+      cordon_json_add_null_value (b);
       return;
     }
-  json_builder_begin_array (b);
+  cordon_json_begin_array (b);
   for (guint i = 0; d->denials != NULL && i < d->denials->len; i++)
     {
       const CordonSeccompDenial *one = g_ptr_array_index (d->denials, i);
@@ -639,21 +639,21 @@ add_seccomp_denials (JsonBuilder *b,
     }
   if (d->others > 0)
     add_denial (b, report->plan, NULL, 0, d->others);
-  json_builder_end_array (b);
+  cordon_json_end_array (b);
 }
 
 /* --- public -------------------------------------------------------------- */
 
+/* The report's text; NULL where JSON cannot be written (json-writer.h). */
 char *
-cordon_report_to_json (const CordonReport *report)
+cordon_report_to_json (const CordonReport *report,
+                       GError **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(CordonJson) b = cordon_json_new ();
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "schema_version");
-  json_builder_add_int_value (b, CORDON_REPORT_SCHEMA_VERSION);
+  cordon_json_begin_object (b);
+  cordon_json_set_member_name (b, "schema_version");
+  cordon_json_add_int_value (b, CORDON_REPORT_SCHEMA_VERSION);
   add_string (b, "cordon_version", PACKAGE_VERSION);
   add_timestamp (b, "started_at", report->started_at);
   add_timestamp (b, "ended_at", report->ended_at);
@@ -678,12 +678,9 @@ cordon_report_to_json (const CordonReport *report)
   add_durations (b, report);
   add_usage (b, report->result);
   add_seccomp_denials (b, report);
-  json_builder_end_object (b);
+  cordon_json_end_object (b);
 
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return cordon_json_to_text (b, error);
 }
 
 /* To the destination cordon settled before the sandbox ran (see
@@ -694,8 +691,11 @@ cordon_report_write_target (const CordonReport *report,
                             CordonReportTarget *target,
                             GError **error)
 {
-  g_autofree char *json = cordon_report_to_json (report);
-  g_autofree char *text = g_strconcat (json, "\n", NULL);
+  g_autofree char *json = cordon_report_to_json (report, error);
+  g_autofree char *text = NULL;
 
+  if (json == NULL)
+    return FALSE;
+  text = g_strconcat (json, "\n", NULL);
   return cordon_report_target_write (target, text, strlen (text), error);
 }

@@ -49,7 +49,8 @@ typedef struct
 void cordon_report_init (CordonReport *report);
 void cordon_report_clear (CordonReport *report);
 char *cordon_report_policy_sha256 (const CordonPolicy *policy);
-char *cordon_report_to_json (const CordonReport *report);
+char *cordon_report_to_json (const CordonReport *report,
+                             GError **error);
 gboolean cordon_report_write_target (const CordonReport *report,
                                      CordonReportTarget *target,
                                      GError **error);

@@ -113,7 +113,7 @@ compile_and_render (const CordonPolicy *policy,
     return;
   argv = cordon_render_argv (plan);
   shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon compile p --format=seccomp", NULL);
-  json = cordon_render_json (plan, argv, "/usr/bin/bwrap", NULL);
+  json = cordon_render_json (plan, argv, "/usr/bin/bwrap", NULL, NULL);
   explain = cordon_render_explain (plan, argv);
   nul = cordon_bwrap_argv_to_nul (argv);
   /* No caller value may ever be rendered (unless the policy text itself

@@ -423,7 +423,7 @@ LLVMFuzzerInitialize (int *argc,
   facts = cordon_host_facts_new (NULL, envp, "/", NULL);
   g_assert (facts != NULL);
   cordon_report_init (&blank);
-  text = cordon_report_to_json (&blank);
+  text = cordon_report_to_json (&blank, NULL);
   root = parse (text);
   members_of_every_report = member_names (root);
   cordon_report_clear (&blank);
@@ -469,7 +469,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         cordon_verify_record (verify, g_ptr_array_index (in.checks, i));
     }
   fill_report (&in, verify);
-  json = cordon_report_to_json (&in.report);
+  json = cordon_report_to_json (&in.report, NULL);
   assert_report_faithful (&in, verify, json);
   if (!any_value_holds_mark (&in))
     g_assert (strstr (json, SECRET_MARK) == NULL);
