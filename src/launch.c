@@ -455,15 +455,16 @@ open_inputs (const CordonLaunchRequest *request,
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "pipe: %s", g_strerror (errno));
       return FALSE;
     }
-  if (request->plan->seccomp != CORDON_SECCOMP_NONE
-      && (in->filterfd = cordon_seccomp_memfd (request->plan, request->seccomp_notify
-                                                              ? CORDON_SECCOMP_FILTER_NOTIFY
-                                                              : CORDON_SECCOMP_FILTER_ERRNO, error)) < 0)
+  /* The filters are made (or read from their cache) by the caller:
+   * bwrap's, and with a listener cordon-exec's two. */
+  if (request->filter != NULL && (in->filterfd = sealed_memfd (request->filter, error)) < 0)
     return FALSE;
-  if (request->plan->seccomp != CORDON_SECCOMP_NONE && request->seccomp_notify
-      && ((in->listened = cordon_seccomp_bpf (request->plan, CORDON_SECCOMP_FILTER_LISTENED, error)) == NULL
-          || (in->plain = cordon_seccomp_bpf (request->plan, CORDON_SECCOMP_FILTER_ERRNO, error)) == NULL))
-    return FALSE;
+  if (request->filter != NULL && request->seccomp_notify)
+    {
+      g_return_val_if_fail (request->listened != NULL && request->plain != NULL, FALSE);
+      in->listened = g_bytes_ref (request->listened);
+      in->plain = g_bytes_ref (request->plain);
+    }
   if (request->cgroups != NULL && cordon_cgroup_run_any (request->cgroups))
     {
       g_autoptr(GBytes) spec = cordon_cgroup_run_spec (request->cgroups);

@@ -41,6 +41,10 @@ typedef struct
   const CordonCgroupRun *cgroups;     /* the keeper's --cgroup, or NULL */
   gboolean seccomp_notify;            /* the profile's refusals notify cordon, through cordon-exec's
                                        * listener (seccomp-notify.h) */
+  GBytes *filter;                     /* bwrap's --seccomp BPF (CORDON_SECCOMP_FILTER_NOTIFY with a
+                                       * listener, else _ERRNO); NULL without a profile */
+  GBytes *listened;                   /* with a listener: cordon-exec's two filters (_LISTENED and */
+  GBytes *plain;                      /* _ERRNO, the one it loads where none can be had); else NULL */
 } CordonLaunchRequest;
 
 gboolean cordon_launch_start (const CordonLaunchRequest *request,

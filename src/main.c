@@ -22,6 +22,11 @@
 
 extern char **environ;
 
+/* When main() began, and the CPU time cordon took before (the report's
+ * durations_ms "start" and "total"). */
+static gint64 main_began_us;
+static gint64 pre_main_us;
+
 typedef int (*CommandFunc) (int argc, char **argv);
 
 /* With --werror a warning is reported as the error it now is, the way
@@ -217,6 +222,8 @@ run_args_for (CordonRunPurpose purpose)
   a.o.degraded = tell_degraded;
   a.o.note = tell_note;
   a.o.finding = tell_finding;
+  a.o.began_us = main_began_us;
+  a.o.pre_main_us = pre_main_us;
   return a;
 }
 
@@ -574,6 +581,8 @@ int
 main (int argc,
       char **argv)
 {
+  main_began_us = g_get_monotonic_time ();
+  pre_main_us = cordon_stopwatch_cpu_so_far ();
   setlocale (LC_ALL, "");
   /* A helper that died before reading cordon's word must not kill cordon
    * through the go pipe: the write fails and the run fails closed. */

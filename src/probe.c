@@ -253,10 +253,11 @@ cache_path_for (const char *dir,
 
 /* A cache directory is trusted only when it is a real directory of the
  * caller's that nobody else can write: otherwise another user could plant
- * an answer, or swap the file between a check and a read. */
-static int
-open_trusted_dir (const char *dir,
-                  uid_t uid)
+ * an answer (or a seccomp filter, seccomp-cache.c), or swap the file
+ * between a check and a read. An fd, or -1. */
+int
+cordon_probe_open_cache_dir (const char *dir,
+                             uid_t uid)
 {
   int fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   struct stat st;
@@ -287,7 +288,7 @@ cache_read (const char *dir,
   g_auto(GStrv) lines = NULL;
   struct stat st;
   ssize_t n;
-  int dfd = open_trusted_dir (dir, uid);
+  int dfd = cordon_probe_open_cache_dir (dir, uid);
   int fd = dfd >= 0 ? openat (dfd, base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
 
   if (dfd >= 0)
@@ -326,7 +327,7 @@ cache_write (const char *dir,
   g_autofree char *base = g_path_get_basename (path);
   int dfd;
 
-  if (g_mkdir_with_parents (dir, 0700) != 0 || (dfd = open_trusted_dir (dir, uid)) < 0)
+  if (g_mkdir_with_parents (dir, 0700) != 0 || (dfd = cordon_probe_open_cache_dir (dir, uid)) < 0)
     return;
   /* Through the directory just checked, not its path again. A foreign or
    * corrupt file is replaced; a reader never sees half an answer, and a

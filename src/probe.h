@@ -54,6 +54,8 @@ CordonProbe *cordon_probe_run (const CordonProbeRequest *request,
                                GError **error);
 void cordon_probe_free (CordonProbe *probe);
 const char *cordon_probe_result_name (CordonProbeResult result);
+int cordon_probe_open_cache_dir (const char *dir,
+                                 uid_t uid);
 char *cordon_probe_default_cache_dir (const char * const *envp);
 char *cordon_probe_read_value (const char *path);
 char *cordon_probe_proc_mismatch (void);

@@ -508,18 +508,32 @@ add_identity (CordonJson *b,
   cordon_json_end_object (b);
 }
 
+/* compile and probe are 0 when not reached; launch and run null without
+ * a supervised bwrap (0 when the command never started); every other
+ * stage of the split null when not reached (stopwatch.h says which). */
 static void
 add_durations (CordonJson *b,
                const CordonReport *report)
 {
   const CordonRunResult *r = report->result;
+  gint64 us;
 
   cordon_json_set_member_name (b, "durations_ms");
   cordon_json_begin_object (b);
-  add_ms_or_null (b, "compile", TRUE, report->compile_us);
-  add_ms_or_null (b, "probe", TRUE, report->probe_us);
+  add_ms_or_null (b, "compile", TRUE,
+                  cordon_stopwatch_get (&report->times, CORDON_PHASE_COMPILE, &us) ? (guint64) us : 0);
+  add_ms_or_null (b, "probe", TRUE,
+                  cordon_stopwatch_get (&report->times, CORDON_PHASE_PROBE, &us) ? (guint64) us : 0);
   add_ms_or_null (b, "launch", r != NULL, r != NULL ? r->launch_us : 0);
-  add_ms_or_null (b, "run", r != NULL, r != NULL ? r->run_us : 0);
+  add_ms_or_null (b, "run", r != NULL,
+                  r != NULL && cordon_stopwatch_get (&report->times, CORDON_PHASE_RUN, &us) ? (guint64) us : 0);
+  for (guint i = 0; i < CORDON_PHASE_MAX; i++)
+    if (i != CORDON_PHASE_COMPILE && i != CORDON_PHASE_PROBE && i != CORDON_PHASE_RUN)
+      {
+        gboolean known = cordon_stopwatch_get (&report->times, i, &us);
+
+        add_ms_or_null (b, cordon_phase_name (i), known, known ? (guint64) us : 0);
+      }
   cordon_json_end_object (b);
 }
 

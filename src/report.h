@@ -11,6 +11,7 @@
 #include "policy.h"
 #include "probe.h"
 #include "report-target.h"
+#include "stopwatch.h"
 #include "supervisor.h"
 #include "verify.h"
 
@@ -42,8 +43,7 @@ typedef struct
   const char *failure_reason;   /* usage | policy | host | probe | launch | verify | audit | NULL */
   char *failure_message;
   int exit_status;
-  guint64 compile_us;
-  guint64 probe_us;
+  CordonStopwatch times;        /* durations_ms: where the run's time went */
 } CordonReport;
 
 void cordon_report_init (CordonReport *report);

@@ -22,6 +22,7 @@
 #include "render.h"
 #include "resource-limits.h"
 #include "run.h"
+#include "seccomp-cache.h"
 #include "seccomp-filter.h"
 #include "stage.h"
 
@@ -92,6 +93,7 @@ run_finish (CordonRun *run,
 {
   g_autoptr(GError) error = NULL;
 
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_TOTAL);
   g_clear_pointer (&run->report.ended_at, g_date_time_unref);
   run->report.ended_at = g_date_time_new_now_utc ();
   run->report.exit_status = status;
@@ -316,11 +318,13 @@ load_policy (CordonRun *run,
   g_autoptr(GError) error = NULL;
 
   run->report.policy_name = options->policy;
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_POLICY);
   run->policy = cordon_policy_source_load (options->policy, options->environ, diags, &error);
   if (run->policy == NULL)
     return cordon_run_fail (run, CORDON_FAILURE_POLICY, error->message), FALSE;
   add_overrides (run, options, diags);
   cordon_policy_check (run->policy, diags);
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_POLICY);
   tell_diagnostics (options, diags);
   run->report.policy_sha256 = cordon_report_policy_sha256 (run->policy);
   run->diagnosed = cordon_diagnostics_count (diags, CORDON_SEVERITY_ERROR) > 0;
@@ -386,15 +390,15 @@ static gboolean
 compile_plan (CordonRun *run)
 {
   g_autoptr(GError) error = NULL;
-  gint64 t0 = g_get_monotonic_time ();
 
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_COMPILE);
   g_clear_pointer (&run->plan, cordon_plan_free);
   g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
   run->plan = cordon_compile_with (run->policy, run->facts, &run->compile_options, &error);
   if (run->plan == NULL)
     return fail_with (run, CORDON_FAILURE_HOST, error);
   run->argv = cordon_render_argv (run->plan);
-  run->report.compile_us += (guint64) (g_get_monotonic_time () - t0);
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_COMPILE);
   return TRUE;
 }
 
@@ -427,13 +431,13 @@ probe (CordonRun *run,
 {
   g_autoptr(GError) error = NULL;
   CordonProbeRequest req = probe_request (run, options);
-  gint64 t0 = g_get_monotonic_time ();
   CordonCompileOptions *co = &run->compile_options;
 
   if (run->plan->proc_mode != CORDON_PROC_PRIVATE)
     return TRUE;
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_PROBE);
   run->probe = cordon_probe_run (&req, &error);
-  run->report.probe_us = (guint64) (g_get_monotonic_time () - t0);
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_PROBE);
   if (run->probe == NULL)
     return fail_with (run, CORDON_FAILURE_PROBE, error);
   if (run->probe->result == CORDON_PROBE_PROC_MASKED && run->plan->proc_fallback != CORDON_FALLBACK_REFUSE)
@@ -558,9 +562,13 @@ gboolean
 cordon_run_prepare (CordonRun *run,
                     const CordonRunOptions *options)
 {
-  if (!load_policy (run, options) || !gather_facts (run, options))
+  if (!load_policy (run, options))
+    return FALSE;
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_FACTS);
+  if (!gather_facts (run, options))
     return FALSE;
   cordon_host_facts_scan_policy (run->facts, run->policy);
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_FACTS);
   if (!adapt_to_setuid_bwrap (run) || !compile_plan (run))
     return FALSE;
   warn_limits (run, options);
@@ -787,10 +795,12 @@ audit_after (CordonRun *run,
       || run->result.outcome == CORDON_OUTCOME_VERIFY_FAILED || run->result.outcome == CORDON_OUTCOME_VERIFIED)
     return 0;
   run->audited = TRUE;
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_AUDIT);
   for (guint i = 0; i < run->audit_fds->len; i++)
     cordon_audit_walk (&run->audit, g_array_index (run->audit_fds, int, i), g_ptr_array_index (run->audit_roots, i),
                        (const char * const *) run->plan->protect_entries, &run->audit_since, run->plan->audit_max,
                        mode == CORDON_AUDIT_QUARANTINE);
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_AUDIT);
   for (guint i = 0; options->finding != NULL && i < run->audit.findings->len; i++)
     options->finding (g_ptr_array_index (run->audit.findings, i), options->data);
   if (mode == CORDON_AUDIT_FAIL && run->audit.findings->len > 0)
@@ -829,6 +839,44 @@ refusals_named (const CordonPlan *plan)
          && cordon_seccomp_notify_available ();
 }
 
+/* The filters' BPF (seccomp-cache.h: made once per profile, kept in
+ * cordon's cache directory): bwrap's, and with a listener cordon-exec's
+ * two; none without a profile. */
+static gboolean
+make_filters (CordonRun *run,
+              CordonLaunchRequest *req,
+              GError **error)
+{
+  const char *dir = run->facts->cache_dir;
+  uid_t uid = run->facts->uid;
+  gboolean ok;
+
+  if (run->plan->seccomp == CORDON_SECCOMP_NONE)
+    return TRUE;
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_SECCOMP);
+  req->filter = cordon_seccomp_cache_get (run->plan, req->seccomp_notify ? CORDON_SECCOMP_FILTER_NOTIFY
+                                                                         : CORDON_SECCOMP_FILTER_ERRNO,
+                                          dir, uid, NULL, error);
+  ok = req->filter != NULL;
+  if (ok && req->seccomp_notify)
+    ok = (req->listened = cordon_seccomp_cache_get (run->plan, CORDON_SECCOMP_FILTER_LISTENED, dir, uid,
+                                                    NULL, error)) != NULL
+         && (req->plain = cordon_seccomp_cache_get (run->plan, CORDON_SECCOMP_FILTER_ERRNO, dir, uid,
+                                                    NULL, error)) != NULL;
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_SECCOMP);
+  return ok;
+}
+
+static void
+clear_filters (CordonLaunchRequest *req)
+{
+  g_clear_pointer (&req->filter, g_bytes_unref);
+  g_clear_pointer (&req->listened, g_bytes_unref);
+  g_clear_pointer (&req->plain, g_bytes_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CordonLaunchRequest, clear_filters)
+
 static int
 launch (CordonRun *run,
         const CordonRunOptions *options)
@@ -836,8 +884,8 @@ launch (CordonRun *run,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) spec = NULL;
   gboolean verify_only = options->purpose == CORDON_RUN_VERIFY_ONLY;
-  CordonLaunchRequest req = { run->facts->bwrap_path, run->facts->keeper_path, run->plan, run->argv,
-                              options->command, NULL, NULL, NULL, FALSE };
+  g_auto(CordonLaunchRequest) req = { run->facts->bwrap_path, run->facts->keeper_path, run->plan, run->argv,
+                                       options->command, NULL, NULL, NULL, FALSE, NULL, NULL, NULL };
   g_auto(CordonStageSet) stage = { NULL, NULL };
   /* A check that hangs (a reachable socket that never answers) must not
    * hold cordon verify for ever. */
@@ -845,12 +893,16 @@ launch (CordonRun *run,
                                                                               : run->plan->timeout * 1000,
                                  verify_only ? 5000 : options->kill_after_ms,
                                  (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only, NULL, FALSE,
-                                 NULL };
+                                 NULL, NULL };
   CordonLaunch l = { .pid = -1, .keeper_pid = -1, .life_fd = -1, .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
 
   run->timeout_ms = sup.timeout_ms;
   req.seccomp_notify = sup.seccomp_notify = refusals_named (run->plan);
   sup.denials = &run->seccomp_denials;
+  sup.times = &run->report.times;
+  if (!make_filters (run, &req, &error))
+    return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
+  cordon_stopwatch_begin (sup.times, CORDON_PHASE_SPAWN);
   /* Named and their parents opened now, before anything of the sandbox
    * runs (invariant 10); the keeper makes them. */
   if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &run->facts->cgroup, &error))
@@ -877,6 +929,7 @@ launch (CordonRun *run,
     return CORDON_EXIT_FAILED;
   if (!cordon_supervisor_prepare (&error) || !cordon_launch_start (&req, &l, &error))
     return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
+  cordon_stopwatch_hand_over (sup.times, CORDON_PHASE_SPAWN, CORDON_PHASE_BWRAP_SETUP);
   /* The keeper holds the trees now (or has attached them): none stays
    * open here for the whole run. */
   cordon_stage_set_clear (&stage);
@@ -886,6 +939,7 @@ launch (CordonRun *run,
       return fail_with (run, CORDON_FAILURE_LAUNCH, error), CORDON_EXIT_FAILED;
     }
   cordon_cgroup_run_remove (&run->cgroups);
+  cordon_stopwatch_end (sup.times, CORDON_PHASE_TEARDOWN);
   run->has_result = TRUE;
   /* Killed, and the memory limit's OOM kills are why (the kernel picks
    * the largest process: the command, or one of its children). */
@@ -919,6 +973,16 @@ int
 cordon_run_execute (CordonRun *run,
                     const CordonRunOptions *options)
 {
+  CordonStopwatch *sw = &run->report.times;
+
+  /* From exec: main() timed itself from its first line; before it the
+   * process only computed, so its CPU time then is the time it took. */
+  if (options->began_us > 0)
+    {
+      cordon_stopwatch_begin_at (sw, CORDON_PHASE_TOTAL, options->began_us - options->pre_main_us);
+      cordon_stopwatch_begin_at (sw, CORDON_PHASE_START, options->began_us - options->pre_main_us);
+      cordon_stopwatch_end (sw, CORDON_PHASE_START);
+    }
   record_invocation (run, options);
   if (options->command == NULL || options->command[0] == NULL)
     return cordon_run_fail (run, CORDON_FAILURE_USAGE, "run: name a command after '--'");

@@ -503,6 +503,38 @@ cordon_seccomp_memfd (const CordonPlan *plan,
   return fd;
 }
 
+/* Everything the BPF of `kind` is made from, as text: the rules (each
+ * field; never a pointer), the plan's profile, allow= and deny=, the
+ * kind, the native architecture and libseccomp's version (its tables
+ * give the numbers). The same text, the same program: the key of
+ * seccomp-cache.c. */
+char *
+cordon_seccomp_filter_inputs (const CordonPlan *plan,
+                              CordonSeccompFilterKind kind)
+{
+  const struct scmp_version *v = seccomp_version ();
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "libseccomp=%u.%u.%u arch=%#x kind=%d profile=%d\n", v->major, v->minor,
+                          v->micro, seccomp_arch_native (), (int) kind, (int) plan->seccomp);
+  for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
+    {
+      const CordonSeccompRule *r = &rules[i];
+
+      g_string_append_printf (text, "rule=%s %d %d %u %d %u", r->name, r->err, r->strict_only, r->by_number,
+                              r->set_id, r->n_args);
+      for (guint a = 0; a < r->n_args; a++)
+        g_string_append_printf (text, " %u:%d:%" G_GINT64_MODIFIER "x:%" G_GINT64_MODIFIER "x", r->args[a].arg,
+                                (int) r->args[a].op, r->args[a].mask, r->args[a].value);
+      g_string_append_c (text, '\n');
+    }
+  for (guint i = 0; i < plan->seccomp_allow->len; i++)
+    g_string_append_printf (text, "allow=%s\n", (const char *) g_ptr_array_index (plan->seccomp_allow, i));
+  for (guint i = 0; i < plan->seccomp_deny->len; i++)
+    g_string_append_printf (text, "deny=%s\n", (const char *) g_ptr_array_index (plan->seccomp_deny, i));
+  return g_string_free (text, FALSE);
+}
+
 /* The filter's BPF, as bwrap reads it from --seccomp's fd. */
 GBytes *
 cordon_seccomp_bpf (const CordonPlan *plan,

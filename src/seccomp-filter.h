@@ -77,6 +77,8 @@ gboolean cordon_seccomp_refused_by_deny (const CordonPlan *plan,
 int cordon_seccomp_memfd (const CordonPlan *plan,
                           CordonSeccompFilterKind kind,
                           GError **error);
+char *cordon_seccomp_filter_inputs (const CordonPlan *plan,
+                                    CordonSeccompFilterKind kind);
 GBytes *cordon_seccomp_bpf (const CordonPlan *plan,
                             CordonSeccompFilterKind kind,
                             GError **error);

@@ -281,8 +281,10 @@ on_wait (Supervisor *sv)
   char word = CORDON_EXEC_STOP;
 
   on_json (sv);
+  cordon_stopwatch_hand_over (sv->opts->times, CORDON_PHASE_INSIDE_CHECKS, CORDON_PHASE_OUTSIDE_CHECKS);
   if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
+  cordon_stopwatch_end (sv->opts->times, CORDON_PHASE_OUTSIDE_CHECKS);
   /* A bogus or unasked result seen earlier fails the run too. */
   if (v == NULL || helper <= 0 || sv->verify_failed || !cordon_verify_passed (v))
     sv->verify_failed = TRUE;
@@ -292,6 +294,7 @@ on_wait (Supervisor *sv)
     {
       word = CORDON_EXEC_GO;
       sv->released = TRUE;
+      cordon_stopwatch_begin (sv->opts->times, CORDON_PHASE_RELEASE);
     }
   /* CORDON_EXEC_GO releases the command; anything else, or no word, stops it. */
   if (sv->launch->go_fd >= 0 && write (sv->launch->go_fd, &word, 1) != 1)
@@ -364,6 +367,7 @@ on_running (Supervisor *sv)
   if (sv->ready)
     return;
   sv->ready = TRUE;
+  cordon_stopwatch_hand_over (sv->opts->times, CORDON_PHASE_RELEASE, CORDON_PHASE_RUN);
   /* The sandbox is released and the command starting: from now on a
    * keeper told to leave the sandbox alive may (before, a half-made
    * sandbox would be stranded). A keeper gone already cannot read it;
@@ -381,6 +385,13 @@ on_status_line (Supervisor *sv,
   /* Asked to load its filter first, a helper that waits for release, or
    * starts the command, without saying it did is not believed (its
    * checks' results are kept: they say what the sandbox lacks). */
+  /* Its first word: bwrap has made the sandbox, cordon-exec is set up. */
+  if (!sv->said && !sv->filtered)
+    {
+      cordon_stopwatch_end (sv->opts->times, CORDON_PHASE_BWRAP_SETUP);
+      if (sv->opts->verify != NULL)
+        cordon_stopwatch_begin (sv->opts->times, CORDON_PHASE_INSIDE_CHECKS);
+    }
   if (sv->opts->seccomp_notify && !sv->filtered
       && (line[0] == CORDON_EXEC_WAITING || line[0] == CORDON_EXEC_RUNNING))
     {
@@ -702,7 +713,6 @@ fill_result (Supervisor *sv,
   r->forwarded_signal = sv->forwarded;
   r->n_killed = sv->n_killed;
   r->launch_us = sv->ready ? (guint64) (sv->t_ready - sv->t_start) : 0;
-  r->run_us = sv->ready ? (guint64) (g_get_monotonic_time () - sv->t_ready) : 0;
 }
 
 gboolean
@@ -740,6 +750,7 @@ cordon_supervise (CordonLaunch *launch,
   if (options->timeout_ms > 0)
     arm_timer (&sv, options->timeout_ms);
   poll_until_done (&sv);
+  cordon_stopwatch_hand_over (options->times, CORDON_PHASE_RUN, CORDON_PHASE_TEARDOWN);
   /* Late bytes: "R" or "E<errno>" may still sit in the pipes. */
   if (launch->ready_fd >= 0)
     on_ready (&sv);

@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <sys/types.h>
 
+#include "stopwatch.h"
 #include "launch.h"
 #include "seccomp-notify.h"
 #include "verify.h"
@@ -40,6 +41,7 @@ typedef struct
   CordonCgroupStats *counters; /* where the keeper's counters of the cgroups go, or NULL */
   gboolean seccomp_notify;  /* the helper sends the filter's listener: cordon answers it */
   CordonSeccompDenials *denials; /* where the refusals after release are counted, or NULL */
+  CordonStopwatch *times;   /* the stages from bwrap's setup to teardown are timed here, or NULL */
 } CordonSuperviseOptions;
 
 /* What bwrap and every process below it used, as the keeper's
@@ -64,7 +66,7 @@ typedef struct
   pid_t child_pid;          /* the sandbox's first process, as bwrap reported */
   int forwarded_signal;     /* last signal forwarded, 0 if none */
   guint64 launch_us;        /* fork to "ready" */
-  guint64 run_us;           /* "ready" to exit */
+
   guint n_killed;           /* processes killed at teardown */
   CordonUsage usage;        /* the keeper's word "U", after the run */
 } CordonRunResult;

@@ -83,7 +83,6 @@ setup (void **state)
   f->result.exit_status = 3;
   f->result.child_pid = 4242;
   f->result.launch_us = 1500;
-  f->result.run_us = 250250;
 
   cordon_report_init (&f->report);
   f->report.policy_name = "trial";
@@ -95,8 +94,9 @@ setup (void **state)
   f->report.proc_mode = "host-ro";
   f->report.result = &f->result;
   f->report.exit_status = 3;
-  f->report.compile_us = 2500;
-  f->report.probe_us = 125;
+  cordon_stopwatch_add (&f->report.times, CORDON_PHASE_COMPILE, 2500);
+  cordon_stopwatch_add (&f->report.times, CORDON_PHASE_PROBE, 125);
+  cordon_stopwatch_add (&f->report.times, CORDON_PHASE_RUN, 250250);
   *state = f;
   return 0;
 }

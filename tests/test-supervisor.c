@@ -341,7 +341,6 @@ test_supervisor_zeroes_what_the_facts_do_not_tell (void **state)
   assert_int_equal (r.forwarded_signal, 0);
   assert_int_equal (r.n_killed, 0);
   assert_int_equal (r.launch_us, 0);
-  assert_int_equal (r.run_us, 0);
   assert_false (r.usage.known);
 }
 

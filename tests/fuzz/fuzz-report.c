@@ -439,7 +439,10 @@ fill_report (Input *in,
   in->probe.result = (guint) in->probe_result % CORDON_PROBE_MAX;
   in->result.outcome = (guint) in->outcome % (CORDON_OUTCOME_MAX + 1);
   in->result.exit_status = in->report.exit_status;
-  in->report.compile_us = in->report.probe_us = in->result.launch_us = in->result.run_us = in->us;
+  in->result.launch_us = in->us;
+  for (guint i = 0; i < CORDON_PHASE_MAX; i++)
+    if ((in->us >> (i % 8)) & 1)
+      cordon_stopwatch_add (&in->report.times, i, (gint64) in->us);
   in->report.policy_name = in->name;
   in->report.proc_mode = in->proc;
   in->report.failure_reason = in->reason;
