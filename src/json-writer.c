@@ -3,7 +3,11 @@
  * null a maybe-variant with nothing in it: the GVariant forms that
  * json_gvariant_serialize maps to the same JSON that JsonBuilder made
  * (members in the order they were added). The text is pretty-printed as
- * every JSON of cordon's is (a report, compile --format=json, doctor). */
+ * every JSON of cordon's is (a report, compile --format=json, doctor).
+ * json-glib gets the value as bytes, its serialized form, and makes its
+ * own GVariant of them with the GLib it was linked with: cordon may hold
+ * a GLib of its own (linked in statically, configure.ac), and a GVariant
+ * of one must not reach the other. */
 #include "config.h"
 
 #include <dlfcn.h>
@@ -196,6 +200,9 @@ cordon_json_get_root (CordonJson *json)
 
 typedef struct
 {
+  GVariant *(*new_from_data) (const GVariantType *type, gconstpointer data, gsize size, gboolean trusted,
+                              GDestroyNotify notify, gpointer user_data);
+  void (*variant_unref) (GVariant *value);
   JsonNode *(*serialize) (GVariant *variant);
   JsonGenerator *(*generator_new) (void);
   void (*set_root) (JsonGenerator *generator, JsonNode *node);
@@ -217,7 +224,11 @@ load_json_glib (gpointer data)
       lib->failure = g_strdup (dlerror ());
       return lib;
     }
-  /* Kept loaded for the life of the process: its types stay registered. */
+  /* Kept loaded for the life of the process: its types stay registered.
+   * GLib's and GObject's functions are looked up through json-glib's
+   * handle: those of the copies json-glib itself uses. */
+  *(void **) &lib->new_from_data = dlsym (handle, "g_variant_new_from_data");
+  *(void **) &lib->variant_unref = dlsym (handle, "g_variant_unref");
   *(void **) &lib->serialize = dlsym (handle, "json_gvariant_serialize");
   *(void **) &lib->generator_new = dlsym (handle, "json_generator_new");
   *(void **) &lib->set_root = dlsym (handle, "json_generator_set_root");
@@ -225,8 +236,9 @@ load_json_glib (gpointer data)
   *(void **) &lib->to_data = dlsym (handle, "json_generator_to_data");
   *(void **) &lib->node_unref = dlsym (handle, "json_node_unref");
   *(void **) &lib->object_unref = dlsym (handle, "g_object_unref");
-  if (lib->serialize == NULL || lib->generator_new == NULL || lib->set_root == NULL || lib->set_pretty == NULL
-      || lib->to_data == NULL || lib->node_unref == NULL || lib->object_unref == NULL)
+  if (lib->new_from_data == NULL || lib->variant_unref == NULL || lib->serialize == NULL
+      || lib->generator_new == NULL || lib->set_root == NULL || lib->set_pretty == NULL || lib->to_data == NULL
+      || lib->node_unref == NULL || lib->object_unref == NULL)
     lib->failure = g_strdup ("a function of its is missing");
   return lib;
 }
@@ -240,6 +252,8 @@ cordon_json_variant_to_text (GVariant *root,
 {
   static GOnce once = G_ONCE_INIT;
   const JsonGlib *lib = g_once (&once, load_json_glib, NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  GVariant *theirs;
   JsonGenerator *gen;
   JsonNode *node;
   char *text;
@@ -251,13 +265,18 @@ cordon_json_variant_to_text (GVariant *root,
                    JSON_GLIB_SONAME, lib->failure);
       return NULL;
     }
-  node = lib->serialize (root);
+  /* A type is its string: the same to either GLib. */
+  bytes = g_variant_get_data_as_bytes (root);
+  theirs = lib->new_from_data ((const GVariantType *) g_variant_get_type_string (root),
+                               g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), TRUE, NULL, NULL);
+  node = lib->serialize (theirs);
   gen = lib->generator_new ();
   lib->set_root (gen, node);
   lib->set_pretty (gen, TRUE);
   text = lib->to_data (gen, NULL);
   lib->object_unref (gen);
   lib->node_unref (node);
+  lib->variant_unref (theirs);
   return text;
 }
 
