@@ -194,14 +194,24 @@ throughput ()
 tp_cordon=$(throughput "$q_cordon run -p trial -- true")
 tp_bwrap=$(throughput "env -i$envs $q_bwrap --args 3 -- true 3<$q_args 8<$q_filter 4>/dev/null")
 
-# (e) a C hello-world linked as cordon is (its libraries, dynamically).
+# (e) a C hello-world linked as cordon is: GLib, PCRE2, libcap and
+# libseccomp statically where cordon holds them (configure's default),
+# else dynamically; the C library dynamically. It calls into GLib, so
+# that a static link holds some of it.
 cat >"$tmp/hello.c" <<'EOF'
-#include <stdio.h>
-int main (void) { puts ("hello"); return 0; }
+#include <glib.h>
+int main (void) { g_print ("hello\n"); return 0; }
 EOF
-libs=$(pkg-config --libs glib-2.0 gio-2.0 json-glib-1.0 libcap libseccomp 2>/dev/null)
+if ldd "$cordon" | grep -q libglib-2.0; then
+  libs="-Wl,--no-as-needed $(pkg-config --libs glib-2.0 libcap libseccomp)"
+  linked="dynamically"
+else
+  libs="-Wl,-Bstatic $(pkg-config --static --libs-only-l glib-2.0 libcap libseccomp | sed 's/-lm\b//g') -Wl,-Bdynamic -lm -pthread"
+  linked="statically (the C library dynamically)"
+fi
 # shellcheck disable=SC2086
-cc -O2 -o "$tmp/hello" "$tmp/hello.c" -Wl,--no-as-needed $libs 2>/dev/null || die "cannot build the hello-world"
+cc -O2 -o "$tmp/hello" "$tmp/hello.c" $(pkg-config --cflags glib-2.0) $libs 2>/dev/null || die "cannot build the hello-world"
+echo "the hello-world of (e) links GLib, PCRE2, libcap and libseccomp $linked, as cordon does"
 set -- -n hello "'$tmp/hello'" -n version "$q_cordon --version"
 for p in trial minimal desktop-readonly-home; do
   set -- "$@" -n "check $p" "$q_cordon check $p"
