@@ -54,6 +54,9 @@ typedef struct
   gboolean filtered;        /* "N" or "L" was: the helper's own filter is loaded */
   GString *json;
   GString *status;
+  GThread *looking;         /* the checks from outside, while the helper makes its own */
+  CordonOutsideLook look;   /* what they found, once joined */
+  pid_t looked_at;          /* the helper they looked at */
   gint64 t_start;
   gint64 t_ready;
   guint n_killed;
@@ -270,6 +273,40 @@ on_json (Supervisor *sv)
     sv->child_pid = (pid_t) strtol (at + strlen ("\"child-pid\":"), NULL, 10);
 }
 
+static gpointer
+look_outside (gpointer data)
+{
+  Supervisor *sv = data;
+
+  cordon_verify_look_outside (sv->opts->verify, sv->looked_at, sv->launch->pid, &sv->look);
+  return NULL;
+}
+
+/* The helper is set up (its first word): all that it is and holds but
+ * its fds is settled, and cordon looks at it from outside on the other
+ * CPU while the helper makes its checks (issue 16); this thread goes on
+ * answering the filter's notifications and reading results. Only where
+ * bwrap has told the helper's pid already; else all waits for "W". */
+static void
+start_looking (Supervisor *sv)
+{
+  on_json (sv);
+  if (sv->opts->verify == NULL || sv->child_pid <= 0 || sv->looking != NULL)
+    return;
+  sv->looked_at = sv->child_pid;
+  sv->looking = g_thread_try_new ("cordon-look", look_outside, sv, NULL);
+}
+
+/* The look from outside, finished; NULL's where none was started. */
+static gboolean
+finish_looking (Supervisor *sv)
+{
+  if (sv->looking == NULL)
+    return FALSE;
+  g_thread_join (g_steal_pointer (&sv->looking));
+  return TRUE;
+}
+
 /* The helper waits, stopped before exec, for cordon's own checks on it
  * from outside. Its pid is bwrap's child's, child_pid: with a pid
  * namespace it is the namespace's init (bwrap --as-pid-1). */
@@ -282,7 +319,14 @@ on_wait (Supervisor *sv)
 
   on_json (sv);
   cordon_stopwatch_hand_over (sv->opts->times, CORDON_PHASE_INSIDE_CHECKS, CORDON_PHASE_OUTSIDE_CHECKS);
-  if (v != NULL && helper > 0)
+  /* What was looked at while it made its checks, then its fds; all of
+   * it now where nothing was (or another pid was looked at). */
+  if (finish_looking (sv) && v != NULL && helper == sv->looked_at)
+    {
+      cordon_verify_take_look (v, &sv->look);
+      cordon_verify_outside_fds (v, helper);
+    }
+  else if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
   cordon_stopwatch_end (sv->opts->times, CORDON_PHASE_OUTSIDE_CHECKS);
   /* A bogus or unasked result seen earlier fails the run too. */
@@ -390,7 +434,10 @@ on_status_line (Supervisor *sv,
     {
       cordon_stopwatch_end (sv->opts->times, CORDON_PHASE_BWRAP_SETUP);
       if (sv->opts->verify != NULL)
-        cordon_stopwatch_begin (sv->opts->times, CORDON_PHASE_INSIDE_CHECKS);
+        {
+          cordon_stopwatch_begin (sv->opts->times, CORDON_PHASE_INSIDE_CHECKS);
+          start_looking (sv);
+        }
     }
   if (sv->opts->seccomp_notify && !sv->filtered
       && (line[0] == CORDON_EXEC_WAITING || line[0] == CORDON_EXEC_RUNNING))
@@ -750,6 +797,9 @@ cordon_supervise (CordonLaunch *launch,
   if (options->timeout_ms > 0)
     arm_timer (&sv, options->timeout_ms);
   poll_until_done (&sv);
+  /* A sandbox gone before its "W": the look, if any, is not recorded. */
+  finish_looking (&sv);
+  cordon_verify_outside_look_clear (&sv.look);
   cordon_stopwatch_hand_over (options->times, CORDON_PHASE_RUN, CORDON_PHASE_TEARDOWN);
   /* Late bytes: "R" or "E<errno>" may still sit in the pipes. */
   if (launch->ready_fd >= 0)

@@ -997,42 +997,99 @@ outside_result (CordonVerify *v,
   g_free (problem);
 }
 
+/* The helper's open fds: only once it waits, its checks done (they
+ * open and close files as they go). */
 void
-cordon_verify_outside (CordonVerify *v,
-                       pid_t helper,
-                       pid_t bwrap)
+cordon_verify_outside_fds (CordonVerify *v,
+                           pid_t helper)
 {
-  /* Each file of the stopped helper read once, for every check on it. */
+  outside_result (v, CORDON_CHECK_OUTSIDE_FDS, fds_problem (helper));
+}
+
+static void
+found (CordonOutsideLook *look,
+       CordonCheckId check,
+       char *problem)
+{
+  look->looked[check] = TRUE;
+  look->problem[check] = problem;
+}
+
+/* Everything from outside but the fds, into `out`: what no check inside
+ * changes (environments, status, namespaces, mounts, identity, rlimits,
+ * cgroups), so that it may be looked at while the helper makes its
+ * checks, once it is set up. It only reads `v` (and /proc): another
+ * thread may record the helper's results meanwhile. */
+void
+cordon_verify_look_outside (const CordonVerify *cv,
+                            pid_t helper,
+                            pid_t bwrap,
+                            CordonOutsideLook *out)
+{
+  /* The problem functions below only read `v`. */
+  CordonVerify *v = (CordonVerify *) cv;
+  /* Each file of the helper read once, for every check on it. */
   g_autofree char *status = cordon_proc_read (helper, "status", NULL);
   g_autofree char *bwrap_status = cordon_proc_read (bwrap, "status", NULL);
   g_autoptr(GPtrArray) mounts = read_mounts (helper);
   char *problem = environ_problem (v, bwrap);
 
+  memset (out, 0, sizeof *out);
   if (problem == NULL)
     problem = environ_problem (v, helper);
-  outside_result (v, CORDON_CHECK_OUTSIDE_ENVIRON, problem);
-  outside_result (v, CORDON_CHECK_OUTSIDE_STATUS, status_problem (status, v->keep_caps, v->seccomp));
-  outside_result (v, CORDON_CHECK_OUTSIDE_NAMESPACES, namespaces_problem (v, helper));
-  outside_result (v, CORDON_CHECK_OUTSIDE_FDS, fds_problem (helper));
-  outside_result (v, CORDON_CHECK_OUTSIDE_MASKS, masks_problem (v, mounts));
+  found (out, CORDON_CHECK_OUTSIDE_ENVIRON, problem);
+  found (out, CORDON_CHECK_OUTSIDE_STATUS, status_problem (status, v->keep_caps, v->seccomp));
+  found (out, CORDON_CHECK_OUTSIDE_NAMESPACES, namespaces_problem (v, helper));
+  found (out, CORDON_CHECK_OUTSIDE_MASKS, masks_problem (v, mounts));
   problem = identity_problem (v, bwrap, bwrap_status);
   if (problem == NULL)
     problem = identity_problem (v, helper, status);
   if (problem == NULL && v->switched)
     problem = userns_problem (helper, bwrap);
-  outside_result (v, CORDON_CHECK_OUTSIDE_IDENTITY, problem);
+  found (out, CORDON_CHECK_OUTSIDE_IDENTITY, problem);
   if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_PROC_SYS].id) != NULL)
-    outside_result (v, CORDON_CHECK_OUTSIDE_PROC_SYS, proc_sys_problem (v, mounts));
+    found (out, CORDON_CHECK_OUTSIDE_PROC_SYS, proc_sys_problem (v, mounts));
   if (find_check (v, cordon_checks[CORDON_CHECK_OUTSIDE_SCRATCH].id) != NULL)
-    outside_result (v, CORDON_CHECK_OUTSIDE_SCRATCH, scratch_problem (v, mounts));
-  outside_result (v, CORDON_CHECK_OUTSIDE_RLIMITS, rlimits_problem (v, helper));
+    found (out, CORDON_CHECK_OUTSIDE_SCRATCH, scratch_problem (v, mounts));
+  found (out, CORDON_CHECK_OUTSIDE_RLIMITS, rlimits_problem (v, helper));
   if (v->cgroups != NULL && cordon_cgroup_run_any (v->cgroups))
     {
       problem = cordon_cgroup_run_problem (v->cgroups, bwrap);
       if (problem == NULL)
         problem = cordon_cgroup_run_problem (v->cgroups, helper);
-      outside_result (v, CORDON_CHECK_OUTSIDE_CGROUP, problem);
+      found (out, CORDON_CHECK_OUTSIDE_CGROUP, problem);
     }
+}
+
+/* What cordon_verify_look_outside found, recorded; `look` is emptied. */
+void
+cordon_verify_take_look (CordonVerify *v,
+                         CordonOutsideLook *look)
+{
+  for (guint id = 0; id < CORDON_CHECK_MAX; id++)
+    if (look->looked[id])
+      outside_result (v, id, g_steal_pointer (&look->problem[id]));
+  cordon_verify_outside_look_clear (look);
+}
+
+void
+cordon_verify_outside_look_clear (CordonOutsideLook *look)
+{
+  for (guint id = 0; id < CORDON_CHECK_MAX; id++)
+    g_clear_pointer (&look->problem[id], g_free);
+  memset (look, 0, sizeof *look);
+}
+
+void
+cordon_verify_outside (CordonVerify *v,
+                       pid_t helper,
+                       pid_t bwrap)
+{
+  CordonOutsideLook look;
+
+  cordon_verify_look_outside (v, helper, bwrap, &look);
+  cordon_verify_take_look (v, &look);
+  cordon_verify_outside_fds (v, helper);
 }
 
 static char *

@@ -13,6 +13,7 @@
 #include "cgroup-run.h"
 #include "host-facts.h"
 #include "plan.h"
+#include "protocol.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +44,24 @@ gboolean cordon_verify_record (CordonVerify *verify,
 void cordon_verify_outside (CordonVerify *verify,
                             pid_t helper,
                             pid_t bwrap);
+/* The checks from outside in two parts: all but the fds, which may be
+ * looked at (from another thread) while the helper makes its checks, and
+ * the fds once it waits. */
+typedef struct
+{
+  gboolean looked[CORDON_CHECK_MAX];
+  char *problem[CORDON_CHECK_MAX];    /* NULL where the check held */
+} CordonOutsideLook;
+
+void cordon_verify_look_outside (const CordonVerify *verify,
+                                 pid_t helper,
+                                 pid_t bwrap,
+                                 CordonOutsideLook *out);
+void cordon_verify_take_look (CordonVerify *verify,
+                              CordonOutsideLook *look);
+void cordon_verify_outside_look_clear (CordonOutsideLook *look);
+void cordon_verify_outside_fds (CordonVerify *verify,
+                                pid_t helper);
 gboolean cordon_verify_passed (const CordonVerify *verify);
 guint cordon_verify_n_checks (const CordonVerify *verify);
 const CordonCheck *cordon_verify_get_check (const CordonVerify *verify,
