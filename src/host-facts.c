@@ -242,6 +242,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
     g_hash_table_unref (facts->inside);
   if (facts->hooks_paths != NULL)
     g_hash_table_unref (facts->hooks_paths);
+  if (facts->mounts != NULL)
+    g_ptr_array_unref (facts->mounts);
   if (facts->unix_paths != NULL)
     g_ptr_array_unref (facts->unix_paths);
   if (facts->abstract_sockets != NULL)
@@ -463,15 +465,21 @@ resolve_path (const CordonHostFacts *facts,
   }
 }
 
-/* The caller's mount table (the fixture's, under a sysroot). */
+/* The caller's mount table (the fixture's, under a sysroot), read and
+ * parsed once for the facts: every hidden directory and socket alias
+ * asks it, and the scan mounts nothing meanwhile. */
 static GPtrArray *
-read_mounts (const CordonHostFacts *facts)
+read_mounts (CordonHostFacts *facts)
 {
-  g_autofree char *path = g_strconcat (facts->sysroot, "/proc/self/mountinfo", NULL);
+  g_autofree char *path = NULL;
   g_autofree char *text = NULL;
 
+  if (facts->mounts != NULL)
+    return facts->mounts;
+  path = g_strconcat (facts->sysroot, "/proc/self/mountinfo", NULL);
   (void) g_file_get_contents (path, &text, NULL, NULL);
-  return cordon_mount_table_parse (text);
+  facts->mounts = cordon_mount_table_parse (text);
+  return facts->mounts;
 }
 
 static gboolean
@@ -491,10 +499,10 @@ same_inode (const CordonHostFacts *facts,
  * may be mounted (bound) at several places, and a mask at one place does
  * not cover another. Every candidate is confirmed by device and inode. */
 static GPtrArray *
-socket_aliases (const CordonHostFacts *facts,
+socket_aliases (CordonHostFacts *facts,
                 const char *path)
 {
-  g_autoptr(GPtrArray) mounts = read_mounts (facts);
+  GPtrArray *mounts = read_mounts (facts);
   GPtrArray *aliases = g_ptr_array_new_with_free_func (g_free);
   const CordonMount *home = cordon_mount_table_holding (mounts, path);
   g_autofree char *inner = NULL;
@@ -565,7 +573,6 @@ cordon_host_facts_stat_hidden (CordonHostFacts *facts,
                                const char *path)
 {
   CordonPathInfo *info;
-  g_autoptr(GPtrArray) mounts = NULL;
 
   cordon_host_facts_stat_mask (facts, path);
   info = g_hash_table_lookup (facts->paths, path);
@@ -576,8 +583,7 @@ cordon_host_facts_stat_hidden (CordonHostFacts *facts,
     }
   if (info->kind != CORDON_PATH_DIR || info->aliases != NULL)
     return;
-  mounts = read_mounts (facts);
-  info->aliases = dir_aliases (mounts, path);
+  info->aliases = dir_aliases (read_mounts (facts), path);
   for (guint i = 0; i < info->aliases->len; i++)
     cordon_host_facts_stat (facts, g_ptr_array_index (info->aliases, i));
 }

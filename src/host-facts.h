@@ -88,6 +88,7 @@ typedef struct
                              * as git reads it (cordon_git_config_hooks_path) */
   GHashTable *gitdirs;      /* a .git file below a writable bind -> GPtrArray of the repository
                              * directories it names (its gitdir, then that one's commondir) */
+  GPtrArray *mounts;        /* CordonMount: the caller's mount table, read once by the scan; NULL unread */
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
   GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
   gboolean unix_unreadable;  /* /proc/net/unix could not be read */
