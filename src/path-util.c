@@ -11,32 +11,43 @@
 gboolean
 cordon_path_has_dotdot (const char *path)
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  for (const char *p = path; *p != '\0';)
+    {
+      gsize n = strcspn (p, "/");
 
-  for (guint i = 0; parts[i] != NULL; i++)
-    if (g_str_equal (parts[i], ".."))
-      return TRUE;
+      if (n == 2 && p[0] == '.' && p[1] == '.')
+        return TRUE;
+      p += n + (p[n] == '/');
+    }
   return FALSE;
 }
 
 /* "/a//b/./c/" -> "/a/b/c". ".." is kept: callers reject it first, since
- * resolving it without the file system would be wrong across symlinks. */
+ * resolving it without the file system would be wrong across symlinks.
+ * One pass, one allocation: compile and check normalize every path they
+ * compare. */
 char *
 cordon_path_normalize (const char *path)
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  g_autoptr(GString) out = g_string_new (NULL);
+  char *out = g_malloc (strlen (path) + 2);
+  gsize o = 0;
 
-  for (guint i = 0; parts[i] != NULL; i++)
+  for (const char *p = path; *p != '\0';)
     {
-      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
-        continue;
-      g_string_append_c (out, '/');
-      g_string_append (out, parts[i]);
+      gsize n = strcspn (p, "/");
+
+      if (n > 0 && !(n == 1 && p[0] == '.'))
+        {
+          out[o++] = '/';
+          memcpy (out + o, p, n);
+          o += n;
+        }
+      p += n + (p[n] == '/');
     }
-  if (out->len == 0)
-    g_string_append_c (out, '/');
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  if (o == 0)
+    out[o++] = '/';
+  out[o] = '\0';
+  return out;
 }
 
 guint
