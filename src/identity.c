@@ -135,21 +135,26 @@ describe_dir (const Ctx *x,
   return g_strdup_printf ("%s (mode %04o, owner uid %u)", dir, info->mode, (guint) info->uid);
 }
 
-/* "/", "/a", "/a/b" for "/a/b": every path from the root down to `path`. */
+/* "/", "/a", "/a/b" for "/a/b": every path from the root down to `path`
+ * (empty components skipped). */
 static GPtrArray *
 prefixes (const char *path)
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
   GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) at = g_string_new ("");
+  g_autoptr(GString) at = g_string_sized_new (strlen (path) + 1);
 
   g_ptr_array_add (out, g_strdup ("/"));
-  for (guint i = 0; parts[i] != NULL; i++)
+  for (const char *p = path; *p != '\0';)
     {
-      if (parts[i][0] == '\0')
-        continue;
-      g_string_append_printf (at, "/%s", parts[i]);
-      g_ptr_array_add (out, g_strdup (at->str));
+      gsize n = strcspn (p, "/");
+
+      if (n > 0)
+        {
+          g_string_append_c (at, '/');
+          g_string_append_len (at, p, (gssize) n);
+          g_ptr_array_add (out, g_strndup (at->str, at->len));
+        }
+      p += n + (p[n] == '/');
     }
   return out;
 }
@@ -390,11 +395,12 @@ blocked_at (const Ctx *x,
             const CordonOp *op)
 {
   g_autoptr(GPtrArray) way = prefixes (op->dest);
+  g_autoptr(GPtrArray) covers = cordon_plan_cover_way (x->plan, op->dest, op);
 
-  for (guint i = 0; i < way->len; i++)
+  for (guint i = 0; i < way->len && i < covers->len; i++)
     {
       const char *at = g_ptr_array_index (way, i);
-      const CordonOp *cover = cordon_plan_cover (x->plan, at, op);
+      const CordonOp *cover = g_ptr_array_index (covers, i);
       g_autofree char *host = NULL;
       View view;
 
