@@ -26,7 +26,8 @@
 typedef struct
 {
   GString *text;
-  GArray *cols;     /* guint per byte of text */
+  guint *cols;      /* the column of each byte of text (n_cols of them) */
+  gsize n_cols;
   guint start_col;  /* where the value starts, even when empty */
 } RawValue;
 
@@ -46,8 +47,7 @@ raw_value_clear (RawValue *raw)
 {
   if (raw->text != NULL)
     g_string_free (raw->text, TRUE);
-  if (raw->cols != NULL)
-    g_array_unref (raw->cols);
+  g_free (raw->cols);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RawValue, raw_value_clear)
@@ -78,12 +78,16 @@ diag_at (ParseState *st,
   cordon_diagnostics_add (st->diags, severity, &loc, "%s", msg);
 }
 
+/* `size`: at most how many bytes the value will hold (what is left of
+ * the line), so that a byte and its column are appended without a call. */
 static void
 raw_value_init (RawValue *raw,
-                guint start_col)
+                guint start_col,
+                gsize size)
 {
-  raw->text = g_string_new (NULL);
-  raw->cols = g_array_new (FALSE, FALSE, sizeof (guint));
+  raw->text = g_string_sized_new (size);
+  raw->cols = g_new (guint, size + 1);
+  raw->n_cols = 0;
   raw->start_col = start_col;
 }
 
@@ -95,7 +99,7 @@ raw_value_finish (RawValue *raw,
                   GArray *out)
 {
   g_string_truncate (raw->text, keep);
-  g_array_set_size (raw->cols, (guint) keep);
+  raw->n_cols = keep;
   g_array_append_val (out, *raw);
 }
 
@@ -127,8 +131,9 @@ split_value (ParseState *st,
 {
   RawValue cur;
   gsize keep = 0;
+  gsize len = strlen (raw);
 
-  raw_value_init (&cur, col0);
+  raw_value_init (&cur, col0, len);
   for (gsize i = 0;; i++)
     {
       char c = raw[i];
@@ -140,7 +145,7 @@ split_value (ParseState *st,
           raw_value_finish (&cur, keep, out);
           if (c == '\0')
             return TRUE;
-          raw_value_init (&cur, col + 1);
+          raw_value_init (&cur, col + 1, len - i);
           keep = 0;
           continue;
         }
@@ -163,7 +168,7 @@ split_value (ParseState *st,
           continue;
         }
       g_string_append_c (cur.text, c);
-      g_array_append_val (cur.cols, col);
+      cur.cols[cur.n_cols++] = col;
       if (escaped || (c != ' ' && c != '\t'))
         keep = cur.text->len;
     }
@@ -174,10 +179,10 @@ col_of (const RawValue *raw,
         gsize offset,
         guint fallback)
 {
-  if (offset < raw->cols->len)
-    return g_array_index (raw->cols, guint, offset);
-  if (raw->cols->len > 0)
-    return g_array_index (raw->cols, guint, raw->cols->len - 1) + 1;
+  if (offset < raw->n_cols)
+    return raw->cols[offset];
+  if (raw->n_cols > 0)
+    return raw->cols[raw->n_cols - 1] + 1;
   return fallback;
 }
 
@@ -752,7 +757,7 @@ check_duplicate (ParseState *st,
                  guint col,
                  const char *key)
 {
-  g_autofree char *id = g_strdup_printf ("%s\n%s", st->section, key);
+  g_autofree char *id = g_strconcat (st->section, "\n", key, NULL);
   gpointer first;
 
   if (g_hash_table_lookup_extended (st->seen_keys, id, NULL, &first))
@@ -917,7 +922,6 @@ cordon_policy_parse_text (CordonPolicy *policy,
                           CordonDiagnostics *diags)
 {
   ParseState st = { 0 };
-  g_auto(GStrv) lines = NULL;
   const char *bad = NULL;
 
   st.policy = policy;
@@ -929,9 +933,19 @@ cordon_policy_parse_text (CordonPolicy *policy,
     report_bad_utf8 (&st, text, bad);
   else
     {
-      lines = g_strsplit (text, "\n", -1);
-      for (guint i = 0; lines[i] != NULL; i++)
-        parse_line (&st, i + 1, lines[i]);
+      g_autofree char *copy = g_strdup (text);
+      guint line = 1;
+
+      /* Line by line, each cut out of the copy in place. */
+      for (char *p = copy; p != NULL; line++)
+        {
+          char *nl = strchr (p, '\n');
+
+          if (nl != NULL)
+            *nl = '\0';
+          parse_line (&st, line, p);
+          p = nl != NULL ? nl + 1 : NULL;
+        }
     }
   g_free (st.section);
   g_hash_table_unref (st.seen_keys);
