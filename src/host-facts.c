@@ -251,11 +251,43 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts);
 }
 
+/* How "NAME=..." stands to `entry` in the sorted environment: by the
+ * name's bytes, then by '=' where the name ends. */
+static int
+compare_env (const char *name,
+             gsize len,
+             const char *entry)
+{
+  int c = strncmp (name, entry, len);
+
+  return c != 0 ? c : '=' - (guchar) entry[len];
+}
+
+/* g_environ_getenv's answer (the first NAME=, in the facts' order), by a
+ * binary search of the sorted environment: compile and verify ask it of
+ * every variable they decide on. */
 const char *
 cordon_host_facts_getenv (const CordonHostFacts *facts,
                           const char *name)
 {
-  return g_environ_getenv (facts->env, name);
+  gsize len = strlen (name);
+  guint lo = 0, hi = g_strv_length (facts->env);
+
+  if (strchr (name, '=') != NULL)
+    return NULL;
+  /* Every "NAME=..." sorts together: find the first of them. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (compare_env (name, len, facts->env[mid]) > 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (facts->env[lo] != NULL && compare_env (name, len, facts->env[lo]) == 0)
+    return facts->env[lo] + len + 1;
+  return NULL;
 }
 
 void
@@ -289,12 +321,13 @@ void
 cordon_host_facts_stat (CordonHostFacts *facts,
                         const char *path)
 {
-  g_autofree char *real = g_strconcat (facts->sysroot, path, NULL);
+  g_autofree char *real = NULL;
   CordonPathInfo *info;
   struct stat st;
 
   if (g_hash_table_contains (facts->paths, path))
     return;
+  real = g_strconcat (facts->sysroot, path, NULL);
   info = g_new0 (CordonPathInfo, 1);
   if (lstat (real, &st) != 0)
     info->kind = CORDON_PATH_ABSENT;
@@ -409,6 +442,32 @@ cordon_host_facts_glob (CordonHostFacts *facts,
   g_hash_table_insert (facts->globs, g_strdup (pattern), matches);
 }
 
+/* The target of the symlink at host path `path`, or NULL when it is
+ * none (or cannot be read): from the facts where the path is known
+ * (cordon_host_facts_stat keeps its kind and target), else lstat(2) and
+ * readlink(2) under sysroot. `*links` counts the symlinks met; past 40
+ * one is taken for a plain entry, as resolve_path always did. */
+static char *
+link_target (const CordonHostFacts *facts,
+             const char *path,
+             guint *links)
+{
+  const CordonPathInfo *info = g_hash_table_lookup (facts->paths, path);
+  g_autofree char *real = NULL;
+  struct stat st;
+
+  if (info != NULL)
+    {
+      if (info->kind != CORDON_PATH_SYMLINK || ++*links > 40)
+        return NULL;
+      return g_strdup (info->link_target);
+    }
+  real = g_strconcat (facts->sysroot, path, NULL);
+  if (lstat (real, &st) != 0 || !S_ISLNK (st.st_mode) || ++*links > 40)
+    return NULL;
+  return g_file_read_link (real, NULL);
+}
+
 /* The path with every symlink resolved, under sysroot, as realpath(3)
  * would give it on the host (but a missing tail is kept as written). A
  * mask must be mounted at the real place: bwrap would otherwise follow a
@@ -417,52 +476,42 @@ static char *
 resolve_path (const CordonHostFacts *facts,
               const char *path)
 {
-  g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) done = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr(GString) done = g_string_new (NULL);  /* "/a/b": what is resolved so far */
+  g_autofree char *todo = g_strdup (path);        /* what is left, from `p` on */
   guint links = 0;
 
-  for (gint i = (gint) g_strv_length (parts) - 1; i >= 0; i--)
-    if (parts[i][0] != '\0' && !g_str_equal (parts[i], "."))
-      g_ptr_array_add (todo, g_strdup (parts[i]));
-  while (todo->len > 0)
+  for (const char *p = todo; *p != '\0';)
     {
-      g_autofree char *part = g_ptr_array_steal_index (todo, todo->len - 1);
-      g_autofree char *sofar = NULL, *real = NULL, *target = NULL;
-      struct stat st;
+      gsize n = strcspn (p, "/");
+      const char *next = p + n + (p[n] == '/');
+      g_autofree char *target = NULL;
+      char *rest;
 
-      if (g_str_equal (part, ".."))
+      if (n == 0 || (n == 1 && p[0] == '.'))
         {
-          if (done->len > 0)
-            g_ptr_array_remove_index (done, done->len - 1);
+          p = next;
           continue;
         }
-      g_ptr_array_add (done, g_steal_pointer (&part));
-      g_ptr_array_add (done, NULL);
-      sofar = g_strjoinv ("/", (char **) done->pdata);
-      g_ptr_array_remove_index (done, done->len - 1);
-      real = g_strconcat (facts->sysroot, "/", sofar, NULL);
-      if (lstat (real, &st) != 0 || !S_ISLNK (st.st_mode) || ++links > 40
-          || (target = g_file_read_link (real, NULL)) == NULL)
-        continue;
+      if (n == 2 && p[0] == '.' && p[1] == '.')
+        {
+          g_string_truncate (done, (gsize) (strrchr (done->str, '/') != NULL ? strrchr (done->str, '/') - done->str : 0));
+          p = next;
+          continue;
+        }
+      g_string_append_c (done, '/');
+      g_string_append_len (done, p, (gssize) n);
+      if ((target = link_target (facts, done->str, &links)) == NULL)
+        {
+          p = next;
+          continue;
+        }
       /* Replace the link by its target, then walk the target. */
-      g_ptr_array_remove_index (done, done->len - 1);
-      if (target[0] == '/')
-        g_ptr_array_set_size (done, 0);
-      {
-        g_auto(GStrv) tparts = g_strsplit (target, "/", -1);
-
-        for (gint j = (gint) g_strv_length (tparts) - 1; j >= 0; j--)
-          if (tparts[j][0] != '\0' && !g_str_equal (tparts[j], "."))
-            g_ptr_array_add (todo, g_strdup (tparts[j]));
-      }
+      g_string_truncate (done, target[0] == '/' ? 0 : (gsize) (strrchr (done->str, '/') - done->str));
+      rest = g_strconcat (target, "/", next, NULL);
+      g_free (todo);
+      p = todo = rest;
     }
-  g_ptr_array_add (done, NULL);
-  {
-    g_autofree char *joined = g_strjoinv ("/", (char **) done->pdata);
-
-    return g_strconcat ("/", joined, NULL);
-  }
+  return done->len > 0 ? g_string_free (g_steal_pointer (&done), FALSE) : g_strdup ("/");
 }
 
 /* The caller's mount table (the fixture's, under a sysroot), read and
@@ -779,9 +828,14 @@ note_writable (CordonHostFacts *facts,
 
   cordon_host_facts_stat (facts, dir);
   info = g_hash_table_lookup (facts->paths, dir);
+  /* Asked once a directory: every protected entry of a bind is in the
+   * same one (11 of trial's in the workdir). */
+  if (info == NULL || info->writable_asked)
+    return;
+  info->writable_asked = TRUE;
   /* The owner may chmod it writable: only a read-only file system, or
    * someone else's directory, keeps the sandbox out. */
-  if (info != NULL && info->kind == CORDON_PATH_DIR)
+  if (info->kind == CORDON_PATH_DIR)
     info->writable = faccessat (AT_FDCWD, real, W_OK, AT_EACCESS) == 0
                      || (errno != EROFS && info->uid == facts->uid);
 }

@@ -46,6 +46,7 @@ typedef struct
   gboolean writable;   /* DIR that holds a protected path: the caller may make an entry in it
                         * (access(2), W_OK) or is its owner (who may chmod it) on a file
                         * system that is not read-only, so the sandbox might */
+  gboolean writable_asked; /* writable was decided (it is asked once) */
 } CordonPathInfo;
 
 /* Whom a root caller's sandbox runs as on the host ([identity]
