@@ -1294,8 +1294,9 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
       && (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY) != NULL
           || cordon_policy_get (policy, CORDON_KEY_LIMITS_CPU) != NULL
           || cordon_policy_get (policy, CORDON_KEY_LIMITS_PIDS) != NULL))
-    cordon_cgroup_host_find (&facts->cgroup, geteuid (), cordon_host_facts_getenv (facts, "DBUS_SESSION_BUS_ADDRESS"),
-                             facts->xdg_runtime_dir);
+    cordon_cgroup_host_find_in (&facts->cgroup, read_mounts (facts), geteuid (),
+                                cordon_host_facts_getenv (facts, "DBUS_SESSION_BUS_ADDRESS"),
+                                facts->xdg_runtime_dir);
 }
 
 const CordonPathInfo *
