@@ -966,24 +966,26 @@ typedef struct
   gboolean over_limit;
 } LoadState;
 
+/* The fragment's items move into the target (the fragment is freed
+ * next), an including file's after those of what it includes. */
 static void
 merge_fragment (LoadState *ls,
-                const CordonPolicy *fragment)
+                CordonPolicy *fragment)
 {
   for (guint k = 0; k < CORDON_KEY_MAX; k++)
     {
       const CordonKeyInfo *info = cordon_key_info (k);
+      GPtrArray *list;
 
       if (!info->is_list)
         {
-          const CordonItem *it = cordon_policy_get (fragment, k);
+          CordonItem *it = cordon_policy_take (fragment, k);
 
           if (it != NULL)
-            cordon_policy_set (ls->target, cordon_item_new (k, it->text, it->num, &it->loc));
+            cordon_policy_set (ls->target, it);
           continue;
         }
-      GPtrArray *list = cordon_policy_get_list (fragment, k);
-
+      list = cordon_policy_get_list (fragment, k);
       for (guint i = 0; i < list->len; i++)
         {
           const CordonItem *it = g_ptr_array_index (list, i);
@@ -996,7 +998,7 @@ merge_fragment (LoadState *ls,
               ls->over_limit = TRUE;
               return;
             }
-          cordon_policy_append (ls->target, cordon_item_new (k, it->text, it->num, &it->loc));
+          cordon_policy_append (ls->target, cordon_policy_take_list_item (fragment, k, i));
         }
     }
 }

@@ -227,6 +227,23 @@ cordon_policy_get_list (const CordonPolicy *policy,
   return policy->lists[key];
 }
 
+CordonItem *
+cordon_policy_take (CordonPolicy *policy,
+                    CordonKey key)
+{
+  g_return_val_if_fail (!key_table[key].is_list, NULL);
+  return g_steal_pointer (&policy->scalars[key]);
+}
+
+CordonItem *
+cordon_policy_take_list_item (CordonPolicy *policy,
+                              CordonKey key,
+                              guint i)
+{
+  g_return_val_if_fail (key_table[key].is_list && i < policy->lists[key]->len, NULL);
+  return g_steal_pointer (&policy->lists[key]->pdata[i]);
+}
+
 static guint
 namespace_bits (const CordonPolicy *policy,
                 CordonKey key)
