@@ -25,9 +25,9 @@
  * each of its bytes so an error inside it points at the right place. */
 typedef struct
 {
-  GString *text;
-  guint *cols;      /* the column of each byte of text (n_cols of them) */
-  gsize n_cols;
+  char *text;       /* NUL-terminated once finished */
+  guint *cols;      /* the column of each byte of text */
+  gsize len;        /* bytes of text (and of cols) */
   guint start_col;  /* where the value starts, even when empty */
 } RawValue;
 
@@ -45,8 +45,7 @@ typedef struct
 static void
 raw_value_clear (RawValue *raw)
 {
-  if (raw->text != NULL)
-    g_string_free (raw->text, TRUE);
+  g_free (raw->text);
   g_free (raw->cols);
 }
 
@@ -79,15 +78,16 @@ diag_at (ParseState *st,
 }
 
 /* `size`: at most how many bytes the value will hold (what is left of
- * the line), so that a byte and its column are appended without a call. */
+ * the line), so that a byte and its column are appended without a call
+ * (check and run parse every policy of the run, and the stores'). */
 static void
 raw_value_init (RawValue *raw,
                 guint start_col,
                 gsize size)
 {
-  raw->text = g_string_sized_new (size);
+  raw->text = g_malloc (size + 1);
   raw->cols = g_new (guint, size + 1);
-  raw->n_cols = 0;
+  raw->len = 0;
   raw->start_col = start_col;
 }
 
@@ -98,8 +98,8 @@ raw_value_finish (RawValue *raw,
                   gsize keep,
                   GArray *out)
 {
-  g_string_truncate (raw->text, keep);
-  raw->n_cols = keep;
+  raw->len = keep;
+  raw->text[keep] = '\0';
   g_array_append_val (out, *raw);
 }
 
@@ -162,15 +162,15 @@ split_value (ParseState *st,
           escaped = TRUE;
           i++;
         }
-      else if ((c == ' ' || c == '\t') && cur.text->len == 0)
+      else if ((c == ' ' || c == '\t') && cur.len == 0)
         {
           cur.start_col = col + 1;
           continue;
         }
-      g_string_append_c (cur.text, c);
-      cur.cols[cur.n_cols++] = col;
+      cur.text[cur.len] = c;
+      cur.cols[cur.len++] = col;
       if (escaped || (c != ' ' && c != '\t'))
-        keep = cur.text->len;
+        keep = cur.len;
     }
 }
 
@@ -179,10 +179,10 @@ col_of (const RawValue *raw,
         gsize offset,
         guint fallback)
 {
-  if (offset < raw->n_cols)
+  if (offset < raw->len)
     return raw->cols[offset];
-  if (raw->n_cols > 0)
-    return raw->cols[raw->n_cols - 1] + 1;
+  if (raw->len > 0)
+    return raw->cols[raw->len - 1] + 1;
   return fallback;
 }
 
@@ -194,7 +194,7 @@ check_vars (ParseState *st,
   gsize offset = 0;
   g_autofree char *message = NULL;
 
-  if (cordon_vars_validate (raw->text->str, &offset, &message))
+  if (cordon_vars_validate (raw->text, &offset, &message))
     return TRUE;
   diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, offset, 1), "%s", message);
   return FALSE;
@@ -208,7 +208,7 @@ check_path (ParseState *st,
             const RawValue *raw,
             gboolean globs)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   guint col = col_of (raw, 0, 1);
   const char *reason = NULL;
   gsize offset = 0;
@@ -260,7 +260,7 @@ check_rel_path (ParseState *st,
                 guint line,
                 const RawValue *raw)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   g_auto(GStrv) parts = g_strsplit (text, "/", -1);
   gsize offset = 0;
 
@@ -301,7 +301,7 @@ check_socket (ParseState *st,
               guint line,
               const RawValue *raw)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   g_autoptr(GPtrArray) names = NULL;
   g_autofree char *hint = NULL;
 
@@ -326,7 +326,7 @@ check_word (ParseState *st,
             const RawValue *raw,
             gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   g_autofree char *hint = NULL;
   g_autofree char *choices = NULL;
 
@@ -352,7 +352,7 @@ check_number (ParseState *st,
               const RawValue *raw,
               gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   guint64 n = 0;
 
   /* pids=none lifts an included policy's limit. */
@@ -396,7 +396,7 @@ check_ram_share (ParseState *st,
                  const RawValue *raw,
                  gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize digits = strspn (text, "0123456789");
   guint64 n = digits <= 3 ? g_ascii_strtoull (text, NULL, 10) : 0;
 
@@ -420,7 +420,7 @@ check_size (ParseState *st,
             const RawValue *raw,
             gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize digits = strspn (text, "0123456789");
   const char *units = "KMGT";
   const char *unit = text[digits] != '\0' ? strchr (units, g_ascii_toupper (text[digits])) : NULL;
@@ -474,7 +474,7 @@ check_percent (ParseState *st,
                const RawValue *raw,
                gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize digits = strspn (text, "0123456789");
   guint64 n = digits > 0 && digits <= 9 ? g_ascii_strtoull (text, NULL, 10) : 0;
 
@@ -501,7 +501,7 @@ check_assignment (ParseState *st,
                   guint line,
                   const RawValue *raw)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   const char *eq = strchr (text, '=');
   g_autofree char *name = NULL;
 
@@ -529,7 +529,7 @@ check_bool (ParseState *st,
             const RawValue *raw,
             gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
 
   if (g_str_equal (text, "true") || g_str_equal (text, "false"))
     {
@@ -550,7 +550,7 @@ check_host_user (ParseState *st,
                  const RawValue *raw,
                  gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize len = strlen (text);
   gboolean digits = len > 0 && len <= 10, name = len > 0 && len <= 32;
 
@@ -588,13 +588,13 @@ check_capability (ParseState *st,
   g_autofree char *canonical = NULL;
   guint bit;
 
-  if (cordon_caps_parse (raw->text->str, &bit, &canonical))
+  if (cordon_caps_parse (raw->text, &bit, &canonical))
     {
       *out_num = (gint64) bit;
       return TRUE;
     }
   diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
-           "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", raw->text->str);
+           "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", raw->text);
   return FALSE;
 }
 
@@ -606,7 +606,7 @@ check_value (ParseState *st,
              const RawValue *raw,
              gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
 
   *out_num = 0;
   switch (info->type)
@@ -801,7 +801,7 @@ add_values (ParseState *st,
       CordonLocation loc = { st->file, line, col_of (raw, 0, raw->start_col) };
       gint64 num = 0;
 
-      if (info->is_list && raw->text->len == 0)
+      if (info->is_list && raw->len == 0)
         {
           if (i + 1 < raws->len)
             diag_at (st, CORDON_SEVERITY_WARNING, line, loc.col, "empty list element ignored");
@@ -810,9 +810,9 @@ add_values (ParseState *st,
       if (!check_value (st, info, line, raw, &num))
         continue;
       if (info->is_list)
-        cordon_policy_append (st->policy, cordon_item_new (info->key, raw->text->str, num, &loc));
+        cordon_policy_append (st->policy, cordon_item_new (info->key, raw->text, num, &loc));
       else
-        cordon_policy_set (st->policy, cordon_item_new (info->key, raw->text->str, num, &loc));
+        cordon_policy_set (st->policy, cordon_item_new (info->key, raw->text, num, &loc));
     }
 }
 
