@@ -205,6 +205,19 @@ is_cover (const CordonOp *op)
          || op->kind == CORDON_OP_HIDE_DIR;
 }
 
+/* cordon_path_is_ancestor (dest, path, TRUE), with the common case of a
+ * mount point whose first name starts otherwise than the path's told
+ * first, without a call: identity asks it of every op for every mount
+ * point on a root caller's run. */
+static gboolean
+covers_path (const char *dest,
+             const char *path)
+{
+  if (dest[0] == '/' && path[0] == '/' && dest[1] != '\0' && dest[1] != '/' && dest[1] != path[1])
+    return FALSE;
+  return cordon_path_is_ancestor (dest, path, TRUE);
+}
+
 /* The mount that decides what the sandbox sees at `path`: the deepest
  * root, tmpfs or bind at or above it (`except` left out); of several as
  * deep, the last. NULL when nothing covers it (a minimal root outside
@@ -222,7 +235,7 @@ cordon_plan_cover (const CordonPlan *plan,
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
       guint depth;
 
-      if (op == except || !is_cover (op) || !cordon_path_is_ancestor (op->dest, path, TRUE))
+      if (op == except || !is_cover (op) || !covers_path (op->dest, path))
         continue;
       depth = cordon_path_depth (op->dest);
       if (best == NULL || depth >= best_depth)
@@ -268,7 +281,7 @@ cordon_plan_cover_way (const CordonPlan *plan,
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
       guint depth;
 
-      if (op == except || !is_cover (op) || !cordon_path_is_ancestor (op->dest, way->str, TRUE))
+      if (op == except || !is_cover (op) || !covers_path (op->dest, way->str))
         continue;
       depth = cordon_path_depth (op->dest);
       if (depth < covers->len)
