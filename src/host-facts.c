@@ -644,11 +644,13 @@ void
 cordon_host_facts_stat_mask (CordonHostFacts *facts,
                              const char *path)
 {
-  g_autofree char *canonical = resolve_path (facts, path);
+  g_autofree char *canonical = NULL;
   CordonPathInfo *info;
   CordonPathInfo *cinfo;
 
+  /* The path first: resolving it then finds it known, not lstat'ed twice. */
   cordon_host_facts_stat (facts, path);
+  canonical = resolve_path (facts, path);
   cordon_host_facts_stat (facts, canonical);
   info = g_hash_table_lookup (facts->paths, path);
   cinfo = g_hash_table_lookup (facts->paths, canonical);
@@ -1148,27 +1150,31 @@ scan_ancestors (CordonHostFacts *facts)
 /* cordon's own directories and every ancestor: compile protects them
  * from a writable bind, and refuses one reached through a symlink. */
 static void
+stat_dir_and_above (CordonHostFacts *facts,
+                    const char *dir)
+{
+  for (g_autofree char *p = dir != NULL ? g_strdup (dir) : NULL; p != NULL && strcmp (p, "/") != 0;)
+    {
+      char *parent = g_path_get_dirname (p);
+
+      cordon_host_facts_stat (facts, p);
+      g_free (p);
+      p = parent;
+    }
+}
+
+static void
 stat_own_dirs (CordonHostFacts *facts)
 {
   g_clear_pointer (&facts->config_dir_real, g_free);
   g_clear_pointer (&facts->cache_dir_real, g_free);
+  /* Known first, so that resolving them lstats nothing again. */
+  stat_dir_and_above (facts, facts->config_dir);
+  stat_dir_and_above (facts, facts->cache_dir);
   facts->config_dir_real = facts->config_dir != NULL ? resolve_path (facts, facts->config_dir) : NULL;
   facts->cache_dir_real = facts->cache_dir != NULL ? resolve_path (facts, facts->cache_dir) : NULL;
-  for (guint d = 0; d < 4; d++)
-    {
-      const char *dirs[] = { facts->config_dir, facts->cache_dir, facts->config_dir_real,
-                             facts->cache_dir_real };
-      const char *dir = dirs[d];
-
-      for (g_autofree char *p = dir != NULL ? g_strdup (dir) : NULL; p != NULL && strcmp (p, "/") != 0;)
-        {
-          char *parent = g_path_get_dirname (p);
-
-          cordon_host_facts_stat (facts, p);
-          g_free (p);
-          p = parent;
-        }
-    }
+  stat_dir_and_above (facts, facts->config_dir_real);
+  stat_dir_and_above (facts, facts->cache_dir_real);
 }
 
 /* The host paths the policy binds writable (the workdir among them, as
