@@ -307,10 +307,11 @@ add_shadow (Ctx *x,
             const CordonOp *op,
             GError **error)
 {
-  g_autofree char *what = describe_dir (x, dir);
+  g_autofree char *what = NULL;
 
   if (stage_at_or_above (x, dir, CORDON_STAGE_IDMAP) != NULL)
     {
+      what = describe_dir (x, dir);
       fail (x, op != NULL ? &op->rule : NULL, error,
             "uid %u (the sandbox's host user) cannot reach %s: %s, inside a writable path, "
             "cannot be searched by it", (guint) x->uid, op != NULL ? op->src : dir, what);
@@ -325,6 +326,8 @@ add_shadow (Ctx *x,
       if (s->kind == CORDON_STAGE_SHADOW && cordon_path_is_ancestor (dir, s->path, FALSE))
         g_ptr_array_remove_index (x->plan->stage, i--);
     }
+  /* Described only now: most sources below a shadow find it made. */
+  what = describe_dir (x, dir);
   add_stage (x, CORDON_STAGE_SHADOW, dir, op,
              g_strdup_printf ("uid %u cannot search %s: an empty read-only tmpfs there holds only "
                               "what the sandbox is given below it", (guint) x->uid, what));
