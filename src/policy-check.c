@@ -335,22 +335,23 @@ check_filesystem (Check *c,
     }
 }
 
-/* Where a bind at `bind` shows the credential store `store` ("${HOME}/...",
- * both normalized), or NULL: the bind is the store or a directory of
- * ${HOME} that holds it, or is the store below a home spelt out
- * (/home/u/.ssh). A bind below a store is a chosen entry of it
+/* Where a bind at `bind` (`blen` bytes) shows the credential store
+ * `store` ("${HOME}/...", both normalized), or NULL: the bind is the
+ * store or a directory of ${HOME} that holds it, or is the store below a
+ * home spelt out (/home/u/.ssh). A bind below a store is a chosen entry of it
  * (.ssh/known_hosts), not the store; one of '/' is refused or shows the
  * whole host anyway. */
 static const char *
 store_shown (const char *bind,
+             gsize blen,
              const char *store)
 {
-  const char *rel = g_str_has_prefix (store, "/${HOME}/") ? store + strlen ("/${HOME}") : NULL;
-  gsize blen = strlen (bind);
+  const char *rel = strncmp (store, "/${HOME}/", strlen ("/${HOME}/")) == 0 ? store + strlen ("/${HOME}") : NULL;
+  gsize rlen = rel != NULL ? strlen (rel) : 0;
 
-  if (g_str_has_prefix (bind, "/${HOME}") && cordon_path_is_ancestor (bind, store, TRUE))
+  if (strncmp (bind, "/${HOME}", strlen ("/${HOME}")) == 0 && cordon_path_is_ancestor (bind, store, TRUE))
     return store;
-  if (rel != NULL && blen > strlen (rel) && g_str_equal (bind + blen - strlen (rel), rel))
+  if (rel != NULL && blen > rlen && memcmp (bind + blen - rlen, rel, rlen) == 0)
     return bind;
   return NULL;
 }
@@ -394,11 +395,12 @@ check_store_bind (Check *c,
 {
   g_autofree char *more = NULL;
   const char *first = NULL;
+  gsize blen = strlen (bind);
   guint n = 0;
 
   for (guint i = 0; i < stores->len; i++)
     {
-      const char *shown = store_shown (bind, g_ptr_array_index (stores, i));
+      const char *shown = store_shown (bind, blen, g_ptr_array_index (stores, i));
 
       if (shown == NULL || store_is_hidden (c, bind, shown))
         continue;

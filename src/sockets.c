@@ -498,7 +498,7 @@ simple_line (GPtrArray *raws,
  * lower-case letters, digits and '-', and lower-case keys each set once
  * to printable ASCII without an escape, white space at either end or an
  * empty list item. Of such a file this reads what GKeyFile reads (test-
- * sockets holds the two to each other) in a tenth of the time, and each
+ * sockets holds the two to each other) at a third of the cost, and every
  * run of cordon reads it; NULL for anything else, which GKeyFile reads. */
 static GPtrArray *
 read_simple (const char *text,
