@@ -36,13 +36,26 @@ cordon_controller_name (CordonController controller)
   return names[controller];
 }
 
+/* Whether the comma-separated `list` holds `word`, without splitting it
+ * (asked of every mount's options for each controller). */
 static gboolean
 list_has (const char *list,
           const char *word)
 {
-  g_auto(GStrv) words = g_strsplit (list, ",", -1);
+  gsize len = strlen (word);
 
-  return g_strv_contains ((const char * const *) words, word);
+  if (*list == '\0')
+    return FALSE;   /* no item, as g_strsplit has none of "" */
+  for (const char *p = list;; p++)
+    {
+      gsize n = strcspn (p, ",");
+
+      if (n == len && strncmp (p, word, len) == 0)
+        return TRUE;
+      p += n;
+      if (*p == '\0')
+        return FALSE;
+    }
 }
 
 /* The host path of hierarchy path `inner` through `m`, or NULL when the
@@ -117,6 +130,20 @@ parse_line (CordonCgroupHost *host,
       host->parent[c] = v1_dir (mounts, cordon_controller_name (c), f[2]);
 }
 
+static void
+parse_with (CordonCgroupHost *host,
+            const char *proc_cgroup,
+            GPtrArray *mounts,
+            const char *meminfo)
+{
+  g_auto(GStrv) lines = g_strsplit (proc_cgroup != NULL ? proc_cgroup : "", "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    parse_line (host, mounts, lines[i]);
+  host->mem_total = meminfo_bytes (meminfo, "MemTotal:");
+  host->swap_total = meminfo_bytes (meminfo, "SwapTotal:");
+}
+
 void
 cordon_cgroup_host_parse (CordonCgroupHost *host,
                           const char *proc_cgroup,
@@ -124,12 +151,8 @@ cordon_cgroup_host_parse (CordonCgroupHost *host,
                           const char *meminfo)
 {
   g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (mountinfo);
-  g_auto(GStrv) lines = g_strsplit (proc_cgroup != NULL ? proc_cgroup : "", "\n", -1);
 
-  for (guint i = 0; lines[i] != NULL; i++)
-    parse_line (host, mounts, lines[i]);
-  host->mem_total = meminfo_bytes (meminfo, "MemTotal:");
-  host->swap_total = meminfo_bytes (meminfo, "SwapTotal:");
+  parse_with (host, proc_cgroup, mounts, meminfo);
 }
 
 /* Why no cgroup of this host holds `controller` for this caller: one
@@ -372,12 +395,27 @@ cordon_cgroup_host_find (CordonCgroupHost *host,
                          const char *bus_address,
                          const char *runtime_dir)
 {
+  cordon_cgroup_host_find_in (host, NULL, euid, bus_address, runtime_dir);
+}
+
+void
+cordon_cgroup_host_find_in (CordonCgroupHost *host,
+                            GPtrArray *mounts,
+                            uid_t euid,
+                            const char *bus_address,
+                            const char *runtime_dir)
+{
   g_autofree char *proc_cgroup = NULL, *mountinfo = NULL, *meminfo = NULL, *controllers = NULL;
+  g_autoptr(GPtrArray) own_mounts = NULL;
 
   g_file_get_contents ("/proc/self/cgroup", &proc_cgroup, NULL, NULL);
-  g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
+  if (mounts == NULL)
+    {
+      g_file_get_contents ("/proc/self/mountinfo", &mountinfo, NULL, NULL);
+      mounts = own_mounts = cordon_mount_table_parse (mountinfo);
+    }
   g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL);
-  cordon_cgroup_host_parse (host, proc_cgroup, mountinfo, meminfo);
+  parse_with (host, proc_cgroup, mounts, meminfo);
   if (host->unified != NULL)
     {
       g_autofree char *file = g_build_filename (host->unified, "cgroup.controllers", NULL);

@@ -102,6 +102,13 @@ void cordon_cgroup_host_find (CordonCgroupHost *host,
                               uid_t euid,
                               const char *bus_address,
                               const char *runtime_dir);
+/* The same, with the caller's mount table as already read (host-facts
+ * reads it once for all it asks), or NULL to read it here. */
+void cordon_cgroup_host_find_in (CordonCgroupHost *host,
+                                 GPtrArray *mounts,
+                                 uid_t euid,
+                                 const char *bus_address,
+                                 const char *runtime_dir);
 void cordon_cgroup_host_clear (CordonCgroupHost *host);
 
 /* What the keeper said of a cgroup after the run ("C<I> FILE TEXT"),

@@ -119,7 +119,7 @@ add_namespaces (Compiler *c)
           }
         if ((guint) it->num == 1u << bit)
           {
-            g_autofree char *why = g_strdup_printf ("new %s namespace", it->text);
+            g_autofree char *why = g_strconcat ("new ", it->text, " namespace", NULL);
             CordonOp *op = cordon_plan_add_op (c->plan, CORDON_OP_UNSHARE, NULL, NULL, it, why);
 
             op->ns = 1u << bit;
@@ -317,7 +317,7 @@ add_mount (Compiler *c,
 
   if (path == NULL)
     {
-      g_autofree char *reason = g_strdup_printf ("${%s} is not set on this host", missing);
+      g_autofree char *reason = g_strconcat ("${", missing, "} is not set on this host", NULL);
 
       if (!rule->optional)
         {
@@ -787,15 +787,15 @@ add_mask_path (Compiler *c,
       return;
     }
   if (real != path)
-    why = g_strdup_printf ("mask %s (%s), reached through the symlinked path %s", what,
-                           cordon_path_kind_name (kind), path);
+    why = g_strconcat ("mask ", what, " (", cordon_path_kind_name (kind), "), reached through the symlinked path ",
+                       path, NULL);
   else
-    why = g_strdup_printf ("mask %s (%s)", what, cordon_path_kind_name (kind));
+    why = g_strconcat ("mask ", what, " (", cordon_path_kind_name (kind), ")", NULL);
   mask_one (c, it, real, kind, why);
   for (guint i = 0; kind == CORDON_PATH_SOCKET && rinfo->aliases != NULL && i < rinfo->aliases->len; i++)
     {
       const char *alias = g_ptr_array_index (rinfo->aliases, i);
-      g_autofree char *alias_why = g_strdup_printf ("mask %s (socket), also at %s", what, real);
+      g_autofree char *alias_why = g_strconcat ("mask ", what, " (socket), also at ", real, NULL);
 
       mask_one (c, it, alias, kind, alias_why);
     }
@@ -813,7 +813,7 @@ add_mask_pattern (Compiler *c,
 
   if (path == NULL)
     {
-      g_autofree char *reason = g_strdup_printf ("${%s} is not set on this host: nothing to mask", missing);
+      g_autofree char *reason = g_strconcat ("${", missing, "} is not set on this host: nothing to mask", NULL);
 
       cordon_plan_add_skip (c->plan, it, text, reason);
       return TRUE;
@@ -851,7 +851,7 @@ add_env_socket_mask (Compiler *c,
 {
   g_auto(GStrv) paths = cordon_socket_paths_from_env (var, cordon_host_facts_getenv (c->facts, var),
                                                       c->facts->xdg_runtime_dir);
-  g_autofree char *why = g_strdup_printf ("%s, located by $%s", what, var);
+  g_autofree char *why = g_strconcat (what, ", located by $", var, NULL);
 
   for (guint i = 0; paths[i] != NULL; i++)
     {
@@ -973,7 +973,7 @@ add_masks (Compiler *c,
     {
       const CordonItem *it = g_ptr_array_index (sockets, i);
       const CordonSocketEntry *entry = it->text[0] == '@' ? cordon_socket_catalog_lookup (it->text + 1) : NULL;
-      g_autofree char *what = g_strdup_printf ("socket %s", it->text);
+      g_autofree char *what = g_strconcat ("socket ", it->text, NULL);
 
       if (entry == NULL && !add_mask_pattern (c, it, it->text, what, error))
         return FALSE;
@@ -1167,16 +1167,16 @@ decide_host_env (Compiler *c,
 
           /* "socket @NAME": the rule that unmasks it, and then the variable passes. */
           d->reason = g_str_has_prefix (what, "socket @")
-            ? g_strdup_printf ("dropped: locates a masked %s (a policy's [sockets] allow=%s unmasks it)", what,
-                               what + strlen ("socket "))
-            : g_strdup_printf ("dropped: locates a masked %s", what);
+            ? g_strconcat ("dropped: locates a masked ", what, " (a policy's [sockets] allow=",
+                           what + strlen ("socket "), " unmasks it)", NULL)
+            : g_strconcat ("dropped: locates a masked ", what, NULL);
         }
       else if (it == NULL)
         d->reason = g_strdup ("dropped: not allowed");
       else
         {
           d->passed = TRUE;
-          d->reason = g_strdup_printf ("passed: allow=%s", it->text);
+          d->reason = g_strconcat ("passed: allow=", it->text, NULL);
           g_hash_table_insert (values, g_strdup (name), g_strdup (eq + 1));
         }
     }

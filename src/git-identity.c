@@ -33,28 +33,33 @@ acceptable (const char *value)
   return TRUE;
 }
 
-/* user.KEY of the file at `path` (its host path: `shown` said to the
- * user), into *value and *from when it sets one. */
-static void
-take (const CordonHostFacts *facts,
-      const char *path,
-      const char *shown,
-      const char *key,
-      char **value,
-      char **from)
+/* The text of the file at `path` (its host path), or NULL. */
+static char *
+read_config (const CordonHostFacts *facts,
+             const char *path,
+             gsize *len)
 {
   g_autofree char *at_root = g_strconcat (facts->sysroot, path, NULL);
   /* A config linked from a dotfiles tree is followed here, once; what it
    * names is then read as file-util reads a small file: a regular file,
    * not through a link put there since, never waited on. */
   g_autofree char *real = realpath (at_root, NULL);
-  g_autofree char *found = NULL;
-  gsize len = 0;
-  g_autofree char *text = real != NULL ? cordon_file_read_small_at (AT_FDCWD, real, CONFIG_MAX, &len, NULL) : NULL;
 
-  if (text == NULL)
-    return;
-  found = cordon_git_config_plain_value (text, len, "user", key);
+  return real != NULL ? cordon_file_read_small_at (AT_FDCWD, real, CONFIG_MAX, len, NULL) : NULL;
+}
+
+/* user.KEY of a file's `text` (`shown` says the file to the user), into
+ * *value and *from when it sets one. */
+static void
+take (const char *text,
+      gsize len,
+      const char *shown,
+      const char *key,
+      char **value,
+      char **from)
+{
+  g_autofree char *found = cordon_git_config_plain_value (text, len, "user", key);
+
   if (found == NULL || !acceptable (found))
     return;
   g_free (*value);
@@ -84,9 +89,15 @@ cordon_git_identity_read (CordonHostFacts *facts)
       files[1][0] = home_file;
       files[1][1] = "~/.gitconfig";
     }
+  /* Each file read once, for both keys. */
   for (guint i = 0; i < G_N_ELEMENTS (files) && files[i][0] != NULL; i++)
     {
-      take (facts, files[i][0], files[i][1], "name", &facts->git_name, &facts->git_name_from);
-      take (facts, files[i][0], files[i][1], "email", &facts->git_email, &facts->git_email_from);
+      gsize len = 0;
+      g_autofree char *text = read_config (facts, files[i][0], &len);
+
+      if (text == NULL)
+        continue;
+      take (text, len, files[i][1], "name", &facts->git_name, &facts->git_name_from);
+      take (text, len, files[i][1], "email", &facts->git_email, &facts->git_email_from);
     }
 }

@@ -242,6 +242,8 @@ cordon_host_facts_free (CordonHostFacts *facts)
     g_hash_table_unref (facts->inside);
   if (facts->hooks_paths != NULL)
     g_hash_table_unref (facts->hooks_paths);
+  if (facts->mounts != NULL)
+    g_ptr_array_unref (facts->mounts);
   if (facts->unix_paths != NULL)
     g_ptr_array_unref (facts->unix_paths);
   if (facts->abstract_sockets != NULL)
@@ -249,11 +251,43 @@ cordon_host_facts_free (CordonHostFacts *facts)
   g_free (facts);
 }
 
+/* How "NAME=..." stands to `entry` in the sorted environment: by the
+ * name's bytes, then by '=' where the name ends. */
+static int
+compare_env (const char *name,
+             gsize len,
+             const char *entry)
+{
+  int c = strncmp (name, entry, len);
+
+  return c != 0 ? c : '=' - (guchar) entry[len];
+}
+
+/* g_environ_getenv's answer (the first NAME=, in the facts' order), by a
+ * binary search of the sorted environment: compile and verify ask it of
+ * every variable they decide on. */
 const char *
 cordon_host_facts_getenv (const CordonHostFacts *facts,
                           const char *name)
 {
-  return g_environ_getenv (facts->env, name);
+  gsize len = strlen (name);
+  guint lo = 0, hi = g_strv_length (facts->env);
+
+  if (strchr (name, '=') != NULL)
+    return NULL;
+  /* Every "NAME=..." sorts together: find the first of them. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (compare_env (name, len, facts->env[mid]) > 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (facts->env[lo] != NULL && compare_env (name, len, facts->env[lo]) == 0)
+    return facts->env[lo] + len + 1;
+  return NULL;
 }
 
 void
@@ -287,12 +321,13 @@ void
 cordon_host_facts_stat (CordonHostFacts *facts,
                         const char *path)
 {
-  g_autofree char *real = g_strconcat (facts->sysroot, path, NULL);
+  g_autofree char *real = NULL;
   CordonPathInfo *info;
   struct stat st;
 
   if (g_hash_table_contains (facts->paths, path))
     return;
+  real = g_strconcat (facts->sysroot, path, NULL);
   info = g_new0 (CordonPathInfo, 1);
   if (lstat (real, &st) != 0)
     info->kind = CORDON_PATH_ABSENT;
@@ -407,6 +442,32 @@ cordon_host_facts_glob (CordonHostFacts *facts,
   g_hash_table_insert (facts->globs, g_strdup (pattern), matches);
 }
 
+/* The target of the symlink at host path `path`, or NULL when it is
+ * none (or cannot be read): from the facts where the path is known
+ * (cordon_host_facts_stat keeps its kind and target), else lstat(2) and
+ * readlink(2) under sysroot. `*links` counts the symlinks met; past 40
+ * one is taken for a plain entry, as resolve_path always did. */
+static char *
+link_target (const CordonHostFacts *facts,
+             const char *path,
+             guint *links)
+{
+  const CordonPathInfo *info = g_hash_table_lookup (facts->paths, path);
+  g_autofree char *real = NULL;
+  struct stat st;
+
+  if (info != NULL)
+    {
+      if (info->kind != CORDON_PATH_SYMLINK || ++*links > 40)
+        return NULL;
+      return g_strdup (info->link_target);
+    }
+  real = g_strconcat (facts->sysroot, path, NULL);
+  if (lstat (real, &st) != 0 || !S_ISLNK (st.st_mode) || ++*links > 40)
+    return NULL;
+  return g_file_read_link (real, NULL);
+}
+
 /* The path with every symlink resolved, under sysroot, as realpath(3)
  * would give it on the host (but a missing tail is kept as written). A
  * mask must be mounted at the real place: bwrap would otherwise follow a
@@ -415,63 +476,59 @@ static char *
 resolve_path (const CordonHostFacts *facts,
               const char *path)
 {
-  g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) done = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  g_autoptr(GString) done = g_string_new (NULL);  /* "/a/b": what is resolved so far */
+  g_autofree char *todo = g_strdup (path);        /* what is left, from `p` on */
   guint links = 0;
 
-  for (gint i = (gint) g_strv_length (parts) - 1; i >= 0; i--)
-    if (parts[i][0] != '\0' && !g_str_equal (parts[i], "."))
-      g_ptr_array_add (todo, g_strdup (parts[i]));
-  while (todo->len > 0)
+  for (const char *p = todo; *p != '\0';)
     {
-      g_autofree char *part = g_ptr_array_steal_index (todo, todo->len - 1);
-      g_autofree char *sofar = NULL, *real = NULL, *target = NULL;
-      struct stat st;
+      gsize n = strcspn (p, "/");
+      const char *next = p + n + (p[n] == '/');
+      g_autofree char *target = NULL;
+      char *rest;
 
-      if (g_str_equal (part, ".."))
+      if (n == 0 || (n == 1 && p[0] == '.'))
         {
-          if (done->len > 0)
-            g_ptr_array_remove_index (done, done->len - 1);
+          p = next;
           continue;
         }
-      g_ptr_array_add (done, g_steal_pointer (&part));
-      g_ptr_array_add (done, NULL);
-      sofar = g_strjoinv ("/", (char **) done->pdata);
-      g_ptr_array_remove_index (done, done->len - 1);
-      real = g_strconcat (facts->sysroot, "/", sofar, NULL);
-      if (lstat (real, &st) != 0 || !S_ISLNK (st.st_mode) || ++links > 40
-          || (target = g_file_read_link (real, NULL)) == NULL)
-        continue;
+      if (n == 2 && p[0] == '.' && p[1] == '.')
+        {
+          g_string_truncate (done, (gsize) (strrchr (done->str, '/') != NULL ? strrchr (done->str, '/') - done->str : 0));
+          p = next;
+          continue;
+        }
+      g_string_append_c (done, '/');
+      g_string_append_len (done, p, (gssize) n);
+      if ((target = link_target (facts, done->str, &links)) == NULL)
+        {
+          p = next;
+          continue;
+        }
       /* Replace the link by its target, then walk the target. */
-      g_ptr_array_remove_index (done, done->len - 1);
-      if (target[0] == '/')
-        g_ptr_array_set_size (done, 0);
-      {
-        g_auto(GStrv) tparts = g_strsplit (target, "/", -1);
-
-        for (gint j = (gint) g_strv_length (tparts) - 1; j >= 0; j--)
-          if (tparts[j][0] != '\0' && !g_str_equal (tparts[j], "."))
-            g_ptr_array_add (todo, g_strdup (tparts[j]));
-      }
+      g_string_truncate (done, target[0] == '/' ? 0 : (gsize) (strrchr (done->str, '/') - done->str));
+      rest = g_strconcat (target, "/", next, NULL);
+      g_free (todo);
+      p = todo = rest;
     }
-  g_ptr_array_add (done, NULL);
-  {
-    g_autofree char *joined = g_strjoinv ("/", (char **) done->pdata);
-
-    return g_strconcat ("/", joined, NULL);
-  }
+  return done->len > 0 ? g_string_free (g_steal_pointer (&done), FALSE) : g_strdup ("/");
 }
 
-/* The caller's mount table (the fixture's, under a sysroot). */
+/* The caller's mount table (the fixture's, under a sysroot), read and
+ * parsed once for the facts: every hidden directory and socket alias
+ * asks it, and the scan mounts nothing meanwhile. */
 static GPtrArray *
-read_mounts (const CordonHostFacts *facts)
+read_mounts (CordonHostFacts *facts)
 {
-  g_autofree char *path = g_strconcat (facts->sysroot, "/proc/self/mountinfo", NULL);
+  g_autofree char *path = NULL;
   g_autofree char *text = NULL;
 
+  if (facts->mounts != NULL)
+    return facts->mounts;
+  path = g_strconcat (facts->sysroot, "/proc/self/mountinfo", NULL);
   (void) g_file_get_contents (path, &text, NULL, NULL);
-  return cordon_mount_table_parse (text);
+  facts->mounts = cordon_mount_table_parse (text);
+  return facts->mounts;
 }
 
 static gboolean
@@ -491,10 +548,10 @@ same_inode (const CordonHostFacts *facts,
  * may be mounted (bound) at several places, and a mask at one place does
  * not cover another. Every candidate is confirmed by device and inode. */
 static GPtrArray *
-socket_aliases (const CordonHostFacts *facts,
+socket_aliases (CordonHostFacts *facts,
                 const char *path)
 {
-  g_autoptr(GPtrArray) mounts = read_mounts (facts);
+  GPtrArray *mounts = read_mounts (facts);
   GPtrArray *aliases = g_ptr_array_new_with_free_func (g_free);
   const CordonMount *home = cordon_mount_table_holding (mounts, path);
   g_autofree char *inner = NULL;
@@ -565,7 +622,6 @@ cordon_host_facts_stat_hidden (CordonHostFacts *facts,
                                const char *path)
 {
   CordonPathInfo *info;
-  g_autoptr(GPtrArray) mounts = NULL;
 
   cordon_host_facts_stat_mask (facts, path);
   info = g_hash_table_lookup (facts->paths, path);
@@ -576,8 +632,7 @@ cordon_host_facts_stat_hidden (CordonHostFacts *facts,
     }
   if (info->kind != CORDON_PATH_DIR || info->aliases != NULL)
     return;
-  mounts = read_mounts (facts);
-  info->aliases = dir_aliases (mounts, path);
+  info->aliases = dir_aliases (read_mounts (facts), path);
   for (guint i = 0; i < info->aliases->len; i++)
     cordon_host_facts_stat (facts, g_ptr_array_index (info->aliases, i));
 }
@@ -589,11 +644,13 @@ void
 cordon_host_facts_stat_mask (CordonHostFacts *facts,
                              const char *path)
 {
-  g_autofree char *canonical = resolve_path (facts, path);
+  g_autofree char *canonical = NULL;
   CordonPathInfo *info;
   CordonPathInfo *cinfo;
 
+  /* The path first: resolving it then finds it known, not lstat'ed twice. */
   cordon_host_facts_stat (facts, path);
+  canonical = resolve_path (facts, path);
   cordon_host_facts_stat (facts, canonical);
   info = g_hash_table_lookup (facts->paths, path);
   cinfo = g_hash_table_lookup (facts->paths, canonical);
@@ -773,9 +830,14 @@ note_writable (CordonHostFacts *facts,
 
   cordon_host_facts_stat (facts, dir);
   info = g_hash_table_lookup (facts->paths, dir);
+  /* Asked once a directory: every protected entry of a bind is in the
+   * same one (11 of trial's in the workdir). */
+  if (info == NULL || info->writable_asked)
+    return;
+  info->writable_asked = TRUE;
   /* The owner may chmod it writable: only a read-only file system, or
    * someone else's directory, keeps the sandbox out. */
-  if (info != NULL && info->kind == CORDON_PATH_DIR)
+  if (info->kind == CORDON_PATH_DIR)
     info->writable = faccessat (AT_FDCWD, real, W_OK, AT_EACCESS) == 0
                      || (errno != EROFS && info->uid == facts->uid);
 }
@@ -1088,27 +1150,31 @@ scan_ancestors (CordonHostFacts *facts)
 /* cordon's own directories and every ancestor: compile protects them
  * from a writable bind, and refuses one reached through a symlink. */
 static void
+stat_dir_and_above (CordonHostFacts *facts,
+                    const char *dir)
+{
+  for (g_autofree char *p = dir != NULL ? g_strdup (dir) : NULL; p != NULL && strcmp (p, "/") != 0;)
+    {
+      char *parent = g_path_get_dirname (p);
+
+      cordon_host_facts_stat (facts, p);
+      g_free (p);
+      p = parent;
+    }
+}
+
+static void
 stat_own_dirs (CordonHostFacts *facts)
 {
   g_clear_pointer (&facts->config_dir_real, g_free);
   g_clear_pointer (&facts->cache_dir_real, g_free);
+  /* Known first, so that resolving them lstats nothing again. */
+  stat_dir_and_above (facts, facts->config_dir);
+  stat_dir_and_above (facts, facts->cache_dir);
   facts->config_dir_real = facts->config_dir != NULL ? resolve_path (facts, facts->config_dir) : NULL;
   facts->cache_dir_real = facts->cache_dir != NULL ? resolve_path (facts, facts->cache_dir) : NULL;
-  for (guint d = 0; d < 4; d++)
-    {
-      const char *dirs[] = { facts->config_dir, facts->cache_dir, facts->config_dir_real,
-                             facts->cache_dir_real };
-      const char *dir = dirs[d];
-
-      for (g_autofree char *p = dir != NULL ? g_strdup (dir) : NULL; p != NULL && strcmp (p, "/") != 0;)
-        {
-          char *parent = g_path_get_dirname (p);
-
-          cordon_host_facts_stat (facts, p);
-          g_free (p);
-          p = parent;
-        }
-    }
+  stat_dir_and_above (facts, facts->config_dir_real);
+  stat_dir_and_above (facts, facts->cache_dir_real);
 }
 
 /* The host paths the policy binds writable (the workdir among them, as
@@ -1234,8 +1300,9 @@ cordon_host_facts_scan_policy (CordonHostFacts *facts,
       && (cordon_policy_get (policy, CORDON_KEY_LIMITS_MEMORY) != NULL
           || cordon_policy_get (policy, CORDON_KEY_LIMITS_CPU) != NULL
           || cordon_policy_get (policy, CORDON_KEY_LIMITS_PIDS) != NULL))
-    cordon_cgroup_host_find (&facts->cgroup, geteuid (), cordon_host_facts_getenv (facts, "DBUS_SESSION_BUS_ADDRESS"),
-                             facts->xdg_runtime_dir);
+    cordon_cgroup_host_find_in (&facts->cgroup, read_mounts (facts), geteuid (),
+                                cordon_host_facts_getenv (facts, "DBUS_SESSION_BUS_ADDRESS"),
+                                facts->xdg_runtime_dir);
 }
 
 const CordonPathInfo *

@@ -46,6 +46,7 @@ typedef struct
   gboolean writable;   /* DIR that holds a protected path: the caller may make an entry in it
                         * (access(2), W_OK) or is its owner (who may chmod it) on a file
                         * system that is not read-only, so the sandbox might */
+  gboolean writable_asked; /* writable was decided (it is asked once) */
 } CordonPathInfo;
 
 /* Whom a root caller's sandbox runs as on the host ([identity]
@@ -88,6 +89,7 @@ typedef struct
                              * as git reads it (cordon_git_config_hooks_path) */
   GHashTable *gitdirs;      /* a .git file below a writable bind -> GPtrArray of the repository
                              * directories it names (its gitdir, then that one's commondir) */
+  GPtrArray *mounts;        /* CordonMount: the caller's mount table, read once by the scan; NULL unread */
   GPtrArray *unix_paths;    /* pathname sockets of /proc/net/unix, sorted; NULL unread */
   GPtrArray *abstract_sockets; /* abstract socket names ("@name"), sorted; NULL unread */
   gboolean unix_unreadable;  /* /proc/net/unix could not be read */

@@ -135,23 +135,60 @@ describe_dir (const Ctx *x,
   return g_strdup_printf ("%s (mode %04o, owner uid %u)", dir, info->mode, (guint) info->uid);
 }
 
-/* "/", "/a", "/a/b" for "/a/b": every path from the root down to `path`. */
-static GPtrArray *
-prefixes (const char *path)
+/* The way to a path: "/", "/a", "/a/b" for "/a/b", every path from the
+ * root down to it (empty components skipped), each in turn in one buffer
+ * (identity asks it of every mount point, and of every source twice). */
+typedef struct
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GString) at = g_string_new ("");
+  GString *at;        /* the path on the way reached: "/", then "/a"... */
+  const char *rest;   /* what is left of the path */
+} Way;
 
-  g_ptr_array_add (out, g_strdup ("/"));
-  for (guint i = 0; parts[i] != NULL; i++)
+static void
+way_clear (Way *w)
+{
+  if (w->at != NULL)
+    g_string_free (w->at, TRUE);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Way, way_clear)
+
+static void
+way_start (Way *w,
+           const char *path)
+{
+  w->at = g_string_sized_new (strlen (path) + 1);
+  w->rest = path;
+}
+
+/* The next path on the way in w->at; FALSE past the last. */
+static gboolean
+way_next (Way *w)
+{
+  gsize n;
+
+  if (w->at->len == 0)
     {
-      if (parts[i][0] == '\0')
-        continue;
-      g_string_append_printf (at, "/%s", parts[i]);
-      g_ptr_array_add (out, g_strdup (at->str));
+      g_string_append_c (w->at, '/');
+      return TRUE;
     }
-  return out;
+  w->rest += strspn (w->rest, "/");
+  if (*w->rest == '\0')
+    return FALSE;
+  n = strcspn (w->rest, "/");
+  if (w->at->len == 1)
+    g_string_truncate (w->at, 0);
+  g_string_append_c (w->at, '/');
+  g_string_append_len (w->at, w->rest, (gssize) n);
+  w->rest += n;
+  return TRUE;
+}
+
+/* Whether w->at is the path itself, the last on the way. */
+static gboolean
+way_at_end (const Way *w)
+{
+  return w->rest[strspn (w->rest, "/")] == '\0';
 }
 
 /* The topmost directory above `path` that the user cannot search, or
@@ -160,11 +197,12 @@ static char *
 first_closed_ancestor (const Ctx *x,
                        const char *path)
 {
-  g_autoptr(GPtrArray) way = prefixes (path);
+  g_auto(Way) way = { NULL, NULL };
 
-  for (guint i = 0; i + 1 < way->len; i++)
-    if (!may_search (x, g_ptr_array_index (way, i), 0))
-      return g_strdup (g_ptr_array_index (way, i));
+  way_start (&way, path);
+  while (way_next (&way) && !way_at_end (&way))
+    if (!may_search (x, way.at->str, 0))
+      return g_strdup (way.at->str);
   return NULL;
 }
 
@@ -203,14 +241,16 @@ static char *
 symlink_on_the_way (const Ctx *x,
                     const char *path)
 {
-  g_autoptr(GPtrArray) way = prefixes (path);
+  g_auto(Way) way = { NULL, NULL };
 
-  for (guint i = 1; i < way->len; i++)
+  way_start (&way, path);
+  way_next (&way);   /* "/" is no symlink */
+  while (way_next (&way))
     {
-      const CordonPathInfo *info = cordon_host_facts_lookup (x->facts, g_ptr_array_index (way, i));
+      const CordonPathInfo *info = cordon_host_facts_lookup (x->facts, way.at->str);
 
       if (info != NULL && info->kind == CORDON_PATH_SYMLINK)
-        return g_strdup (g_ptr_array_index (way, i));
+        return g_strdup (way.at->str);
     }
   return NULL;
 }
@@ -267,10 +307,11 @@ add_shadow (Ctx *x,
             const CordonOp *op,
             GError **error)
 {
-  g_autofree char *what = describe_dir (x, dir);
+  g_autofree char *what = NULL;
 
   if (stage_at_or_above (x, dir, CORDON_STAGE_IDMAP) != NULL)
     {
+      what = describe_dir (x, dir);
       fail (x, op != NULL ? &op->rule : NULL, error,
             "uid %u (the sandbox's host user) cannot reach %s: %s, inside a writable path, "
             "cannot be searched by it", (guint) x->uid, op != NULL ? op->src : dir, what);
@@ -285,6 +326,8 @@ add_shadow (Ctx *x,
       if (s->kind == CORDON_STAGE_SHADOW && cordon_path_is_ancestor (dir, s->path, FALSE))
         g_ptr_array_remove_index (x->plan->stage, i--);
     }
+  /* Described only now: most sources below a shadow find it made. */
+  what = describe_dir (x, dir);
   add_stage (x, CORDON_STAGE_SHADOW, dir, op,
              g_strdup_printf ("uid %u cannot search %s: an empty read-only tmpfs there holds only "
                               "what the sandbox is given below it", (guint) x->uid, what));
@@ -389,12 +432,14 @@ static char *
 blocked_at (const Ctx *x,
             const CordonOp *op)
 {
-  g_autoptr(GPtrArray) way = prefixes (op->dest);
+  g_auto(Way) way = { NULL, NULL };
+  g_autoptr(GPtrArray) covers = cordon_plan_cover_way (x->plan, op->dest, op);
 
-  for (guint i = 0; i < way->len; i++)
+  way_start (&way, op->dest);
+  for (guint i = 0; i < covers->len && way_next (&way); i++)
     {
-      const char *at = g_ptr_array_index (way, i);
-      const CordonOp *cover = cordon_plan_cover (x->plan, at, op);
+      const char *at = way.at->str;
+      const CordonOp *cover = g_ptr_array_index (covers, i);
       g_autofree char *host = NULL;
       View view;
 
@@ -404,7 +449,7 @@ blocked_at (const Ctx *x,
       host = g_str_equal (cover->dest, "/") ? g_strdup (at)
              : g_strconcat (cover->src, at + strlen (cover->dest), NULL);
       view = host_view (x, host);
-      if (view == VIEW_MISSING || (i + 1 < way->len && view == VIEW_CLOSED))
+      if (view == VIEW_MISSING || (!way_at_end (&way) && view == VIEW_CLOSED))
         return g_steal_pointer (&host);
     }
   return NULL;

@@ -24,58 +24,120 @@ mount_free (gpointer p)
   g_free (m);
 }
 
+/* A field of mountinfo, its \ooo escapes undone (g_strcompress only
+ * where there is one: most fields have none). */
+static char *
+field_dup (const char *start,
+           gsize len)
+{
+  g_autofree char *raw = NULL;
+
+  if (memchr (start, '\\', len) == NULL)
+    return g_strndup (start, len);
+  raw = g_strndup (start, len);
+  return g_strcompress (raw);
+}
+
+/* The size= of a tmpfs's super options ("rw,size=65536k"), in bytes; the
+ * last one counts; 0 when there is none. */
+static guint64
+size_option (const char *opts)
+{
+  guint64 size = 0;
+  const char *o = opts;
+
+  while (o != NULL)
+    {
+      if (g_str_has_prefix (o, "size="))
+        {
+          char *end = NULL;
+          guint64 n = g_ascii_strtoull (o + 5, &end, 10);
+          guint shift = *end == 'k' ? 10 : *end == 'm' ? 20 : *end == 'g' ? 30 : 0;
+
+          size = n << shift;
+        }
+      if ((o = strchr (o, ',')) != NULL)
+        o++;
+    }
+  return size;
+}
+
 /* After the optional fields and " - ": the file system type, the source
  * and the super options, kept, and of them size= (a tmpfs's, "65536k")
- * as a number. */
+ * as a number. Fields are split at each single space. */
 static void
 parse_tail (CordonMount *m,
             const char *rest)
 {
   const char *dash = rest == NULL ? NULL : g_str_has_prefix (rest, "- ") ? rest : strstr (rest, " - ");
-  g_auto(GStrv) f = NULL;
-  g_auto(GStrv) opts = NULL;
+  const char *type, *source, *opts;
 
   if (dash != NULL && dash != rest)
     dash++;
-  f = dash != NULL ? g_strsplit (dash + 2, " ", 3) : NULL;
-  m->fstype = g_strdup (f != NULL && f[0] != NULL ? f[0] : "");
-  m->super_opts = g_strdup (f != NULL && f[0] != NULL && f[1] != NULL && f[2] != NULL ? f[2] : "");
-  if (f == NULL || f[0] == NULL || f[1] == NULL || f[2] == NULL)
-    return;
-  opts = g_strsplit (f[2], ",", -1);
-  for (guint i = 0; opts[i] != NULL; i++)
-    if (g_str_has_prefix (opts[i], "size="))
-      {
-        char *end = NULL;
-        guint64 n = g_ascii_strtoull (opts[i] + 5, &end, 10);
-        guint shift = *end == 'k' ? 10 : *end == 'm' ? 20 : *end == 'g' ? 30 : 0;
+  type = dash != NULL && dash[2] != '\0' ? dash + 2 : NULL;
+  source = type != NULL ? strchr (type, ' ') : NULL;
+  opts = source != NULL ? strchr (source + 1, ' ') : NULL;
+  m->fstype = type != NULL ? g_strndup (type, source != NULL ? (gsize) (source - type) : strlen (type))
+                           : g_strdup ("");
+  m->super_opts = g_strdup (opts != NULL ? opts + 1 : "");
+  if (opts != NULL)
+    m->size = size_option (opts + 1);
+}
 
-        m->size = n << shift;
-      }
+/* One line, "ID PARENT MAJ:MIN ROOT POINT OPTIONS REST", split at single
+ * spaces (REST, the optional fields and the tail, may hold more); NULL
+ * when it has fewer than six fields. */
+static CordonMount *
+parse_line (const char *line,
+            gsize len)
+{
+  const char *f[6];
+  gsize flen[6];
+  const char *p = line, *end = line + len;
+  const char *rest = NULL;
+  g_autofree char *tail = NULL;
+  CordonMount *m;
+
+  for (guint i = 0; i < 6; i++)
+    {
+      const char *space = memchr (p, ' ', (gsize) (end - p));
+
+      if (space == NULL && i < 5)
+        return NULL;
+      f[i] = p;
+      flen[i] = (gsize) ((space != NULL ? space : end) - p);
+      if (space == NULL)
+        break;
+      p = space + 1;
+      rest = i == 5 ? p : NULL;
+    }
+  m = g_new0 (CordonMount, 1);
+  /* An empty field is 0: strtoull would skip the space after it. */
+  m->id = flen[0] > 0 ? g_ascii_strtoull (f[0], NULL, 10) : 0;
+  m->parent = flen[1] > 0 ? g_ascii_strtoull (f[1], NULL, 10) : 0;
+  m->dev = g_strndup (f[2], flen[2]);
+  m->root = field_dup (f[3], flen[3]);
+  m->point = field_dup (f[4], flen[4]);
+  m->ro = (flen[5] == 2 || (flen[5] > 2 && f[5][2] == ',')) && strncmp (f[5], "ro", 2) == 0;
+  tail = rest != NULL ? g_strndup (rest, (gsize) (end - rest)) : NULL;
+  parse_tail (m, tail);
+  return m;
 }
 
 GPtrArray *
 cordon_mount_table_parse (const char *text)
 {
-  g_auto(GStrv) lines = g_strsplit (text != NULL ? text : "", "\n", -1);
   GPtrArray *mounts = g_ptr_array_new_with_free_func (mount_free);
 
-  for (guint i = 0; lines[i] != NULL; i++)
+  for (const char *line = text != NULL ? text : ""; *line != '\0';)
     {
-      g_auto(GStrv) f = g_strsplit (lines[i], " ", 7);
-      CordonMount *m;
+      const char *nl = strchr (line, '\n');
+      gsize len = nl != NULL ? (gsize) (nl - line) : strlen (line);
+      CordonMount *m = parse_line (line, len);
 
-      if (g_strv_length (f) < 6)
-        continue;
-      m = g_new0 (CordonMount, 1);
-      m->id = g_ascii_strtoull (f[0], NULL, 10);
-      m->parent = g_ascii_strtoull (f[1], NULL, 10);
-      m->dev = g_strdup (f[2]);
-      m->root = g_strcompress (f[3]);
-      m->point = g_strcompress (f[4]);
-      m->ro = g_str_equal (f[5], "ro") || g_str_has_prefix (f[5], "ro,");
-      parse_tail (m, f[6]);
-      g_ptr_array_add (mounts, m);
+      if (m != NULL)
+        g_ptr_array_add (mounts, m);
+      line += len + (nl != NULL);
     }
   return mounts;
 }
@@ -137,8 +199,7 @@ resolve (GPtrArray *mounts,
          const char *path)
 {
   const CordonMount *cur = NULL;
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  g_autoptr(GString) prefix = g_string_new (NULL);
+  g_autoptr(GString) prefix = g_string_sized_new (strlen (path));
 
   for (guint i = 0; i < mounts->len; i++)
     {
@@ -150,13 +211,20 @@ resolve (GPtrArray *mounts,
   if (cur == NULL)
     return NULL;
   cur = climb (mounts, cur);
-  for (guint i = 0; parts[i] != NULL; i++)
+  /* Each prefix of the path, one component more each time. */
+  for (const char *p = path; *p != '\0';)
     {
       const CordonMount *c;
+      gsize n = strcspn (p, "/");
 
-      if (parts[i][0] == '\0')
-        continue;
-      g_string_append_printf (prefix, "/%s", parts[i]);
+      if (n == 0)
+        {
+          p++;
+          continue;
+        }
+      g_string_append_c (prefix, '/');
+      g_string_append_len (prefix, p, (gssize) n);
+      p += n;
       if ((c = child_at (mounts, cur, prefix->str)) != NULL)
         cur = climb (mounts, c);
     }

@@ -11,32 +11,43 @@
 gboolean
 cordon_path_has_dotdot (const char *path)
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
+  for (const char *p = path; *p != '\0';)
+    {
+      gsize n = strcspn (p, "/");
 
-  for (guint i = 0; parts[i] != NULL; i++)
-    if (g_str_equal (parts[i], ".."))
-      return TRUE;
+      if (n == 2 && p[0] == '.' && p[1] == '.')
+        return TRUE;
+      p += n + (p[n] == '/');
+    }
   return FALSE;
 }
 
 /* "/a//b/./c/" -> "/a/b/c". ".." is kept: callers reject it first, since
- * resolving it without the file system would be wrong across symlinks. */
+ * resolving it without the file system would be wrong across symlinks.
+ * One pass, one allocation: compile and check normalize every path they
+ * compare. */
 char *
 cordon_path_normalize (const char *path)
 {
-  g_auto(GStrv) parts = g_strsplit (path, "/", -1);
-  g_autoptr(GString) out = g_string_new (NULL);
+  char *out = g_malloc (strlen (path) + 2);
+  gsize o = 0;
 
-  for (guint i = 0; parts[i] != NULL; i++)
+  for (const char *p = path; *p != '\0';)
     {
-      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
-        continue;
-      g_string_append_c (out, '/');
-      g_string_append (out, parts[i]);
+      gsize n = strcspn (p, "/");
+
+      if (n > 0 && !(n == 1 && p[0] == '.'))
+        {
+          out[o++] = '/';
+          memcpy (out + o, p, n);
+          o += n;
+        }
+      p += n + (p[n] == '/');
     }
-  if (out->len == 0)
-    g_string_append_c (out, '/');
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  if (o == 0)
+    out[o++] = '/';
+  out[o] = '\0';
+  return out;
 }
 
 guint
@@ -64,12 +75,20 @@ cordon_path_is_ancestor (const char *ancestor,
                          const char *path,
                          gboolean or_equal)
 {
-  gsize n = strlen (ancestor);
+  gsize n = 0;
 
+  /* The common start, by hand: compile and hide ask this of every pair
+   * of mount points, and most differ at once. What is left of the
+   * ancestor then may only be its trailing slashes, which do not count. */
+  while (ancestor[n] != '\0' && ancestor[n] == path[n])
+    n++;
+  for (gsize k = n; ancestor[k] != '\0'; k++)
+    if (ancestor[k] != '/')
+      return FALSE;
+  if (n == 0 && ancestor[0] != '\0')
+    return FALSE;   /* "/" (or "//"), and a path that does not start with it */
   while (n > 1 && ancestor[n - 1] == '/')
     n--;
-  if (strncmp (ancestor, path, n) != 0)
-    return FALSE;
   if (path[n] == '\0')
     return or_equal;
   if (n == 1 && ancestor[0] == '/')

@@ -2,6 +2,8 @@
 /* plan: construction and teardown of the compiled plan. */
 #include "config.h"
 
+#include <string.h>
+
 #include "path-util.h"
 #include "plan.h"
 
@@ -193,31 +195,103 @@ cordon_op_kind_name (CordonOpKind kind)
   return names[kind];
 }
 
+/* The ops that make what the sandbox sees at a path: a root, tmpfs or
+ * bind. */
+static gboolean
+is_cover (const CordonOp *op)
+{
+  return op->kind == CORDON_OP_TMPFS || op->kind == CORDON_OP_RO_BIND || op->kind == CORDON_OP_BIND
+         || op->kind == CORDON_OP_PROC || op->kind == CORDON_OP_DEV || op->kind == CORDON_OP_MASK_DIR
+         || op->kind == CORDON_OP_HIDE_DIR;
+}
+
+/* cordon_path_is_ancestor (dest, path, TRUE), with the common case of a
+ * mount point whose first name starts otherwise than the path's told
+ * first, without a call: identity asks it of every op for every mount
+ * point on a root caller's run. */
+static gboolean
+covers_path (const char *dest,
+             const char *path)
+{
+  if (dest[0] == '/' && path[0] == '/' && dest[1] != '\0' && dest[1] != '/' && dest[1] != path[1])
+    return FALSE;
+  return cordon_path_is_ancestor (dest, path, TRUE);
+}
+
 /* The mount that decides what the sandbox sees at `path`: the deepest
- * root, tmpfs or bind at or above it (`except` left out). NULL when
- * nothing covers it (a minimal root outside its few binds). */
+ * root, tmpfs or bind at or above it (`except` left out); of several as
+ * deep, the last. NULL when nothing covers it (a minimal root outside
+ * its few binds). */
 const CordonOp *
 cordon_plan_cover (const CordonPlan *plan,
                    const char *path,
                    const CordonOp *except)
 {
   const CordonOp *best = NULL;
+  guint best_depth = 0;
 
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      guint depth;
 
-      if (op == except
-          || (op->kind != CORDON_OP_TMPFS && op->kind != CORDON_OP_RO_BIND
-              && op->kind != CORDON_OP_BIND && op->kind != CORDON_OP_PROC
-              && op->kind != CORDON_OP_DEV && op->kind != CORDON_OP_MASK_DIR
-              && op->kind != CORDON_OP_HIDE_DIR))
+      if (op == except || !is_cover (op) || !covers_path (op->dest, path))
         continue;
-      if (cordon_path_is_ancestor (op->dest, path, TRUE)
-          && (best == NULL || cordon_path_depth (op->dest) >= cordon_path_depth (best->dest)))
-        best = op;
+      depth = cordon_path_depth (op->dest);
+      if (best == NULL || depth >= best_depth)
+        {
+          best = op;
+          best_depth = depth;
+        }
     }
   return best;
+}
+
+/* cordon_plan_cover of each path on the way to `path`: "/", then each
+ * one a component longer ("/a", "/a/b" for "/a//b/"), in one pass over
+ * the ops rather than one a path. A cover of one of them is an ancestor
+ * of `path` (the way without its empty components) as deep as it or
+ * less, and covers every one below it down to the next. */
+GPtrArray *
+cordon_plan_cover_way (const CordonPlan *plan,
+                       const char *path,
+                       const CordonOp *except)
+{
+  g_autoptr(GString) way = g_string_sized_new (strlen (path) + 1);
+  GPtrArray *covers;
+
+  for (const char *p = path; *p != '\0';)
+    {
+      gsize n = strcspn (p, "/");
+
+      if (n > 0)
+        {
+          g_string_append_c (way, '/');
+          g_string_append_len (way, p, (gssize) n);
+        }
+      p += n + (p[n] == '/');
+    }
+  if (way->len == 0)
+    g_string_append_c (way, '/');
+  covers = g_ptr_array_new ();
+  g_ptr_array_set_size (covers, (gint) cordon_path_depth (way->str) + 1);
+  /* First the last, deepest cover at each depth... */
+  for (guint i = 0; i < plan->ops->len; i++)
+    {
+      const CordonOp *op = g_ptr_array_index (plan->ops, i);
+      guint depth;
+
+      if (op == except || !is_cover (op) || !covers_path (op->dest, way->str))
+        continue;
+      depth = cordon_path_depth (op->dest);
+      if (depth < covers->len)
+        covers->pdata[depth] = (gpointer) op;
+    }
+  /* ...then, where none is at a depth, the one above covers it. */
+  for (guint d = 1; d < covers->len; d++)
+    if (covers->pdata[d] == NULL)
+      covers->pdata[d] = covers->pdata[d - 1];
+  return covers;
 }
 
 /* Mounts added after the step's own would hide the deeper ones below

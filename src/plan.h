@@ -270,6 +270,11 @@ void cordon_plan_remount_below (CordonPlan *plan,
 const CordonOp *cordon_plan_cover (const CordonPlan *plan,
                                    const char *path,
                                    const CordonOp *except);
+/* cordon_plan_cover of "/" and of each path below it on the way to
+ * `path` (one a component, empty ones skipped), in that order. */
+GPtrArray *cordon_plan_cover_way (const CordonPlan *plan,
+                                  const char *path,
+                                  const CordonOp *except);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonPlan, cordon_plan_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CordonOp, cordon_op_free)

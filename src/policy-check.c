@@ -38,6 +38,41 @@ diag (CordonDiagnostics *diags,
   cordon_diagnostics_add (diags, severity, &item->loc, "%s", msg);
 }
 
+/* The policy, and the values of its path lists normalized once: the
+ * checks compare lists pairwise, and normalizing in the inner loops was
+ * most of check's time. */
+typedef struct
+{
+  const CordonPolicy *policy;
+  GPtrArray *norm[CORDON_KEY_MAX];  /* char*, by item index; NULL until asked */
+} Check;
+
+static void
+check_clear (Check *c)
+{
+  for (guint k = 0; k < CORDON_KEY_MAX; k++)
+    g_clear_pointer (&c->norm[k], g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Check, check_clear)
+
+/* Item `i` of list `key`, normalized. */
+static const char *
+norm (Check *c,
+      CordonKey key,
+      guint i)
+{
+  if (c->norm[key] == NULL)
+    {
+      GPtrArray *list = cordon_policy_get_list (c->policy, key);
+
+      c->norm[key] = g_ptr_array_new_full (list->len, g_free);
+      for (guint j = 0; j < list->len; j++)
+        g_ptr_array_add (c->norm[key], cordon_path_normalize (((CordonItem *) g_ptr_array_index (list, j))->text));
+    }
+  return g_ptr_array_index (c->norm[key], i);
+}
+
 static void
 check_env_allow (const CordonPolicy *policy,
                  CordonDiagnostics *diags)
@@ -116,17 +151,17 @@ static const CordonKey bind_keys[] = { CORDON_KEY_FS_READ_ONLY, CORDON_KEY_FS_RE
                                        CORDON_KEY_FS_WRITABLE, CORDON_KEY_FS_WRITABLE_TRY };
 
 static void
-check_writable_against (const CordonPolicy *policy,
+check_writable_against (Check *c,
                         const CordonItem *w,
+                        const char *wpath,
                         CordonDiagnostics *diags)
 {
-  g_autofree char *wpath = cordon_path_normalize (w->text);
-  GPtrArray *tmpfs = cordon_policy_get_list (policy, CORDON_KEY_FS_TMPFS);
+  GPtrArray *tmpfs = cordon_policy_get_list (c->policy, CORDON_KEY_FS_TMPFS);
 
   for (guint i = 0; i < tmpfs->len; i++)
     {
       const CordonItem *t = g_ptr_array_index (tmpfs, i);
-      g_autofree char *tpath = cordon_path_normalize (t->text);
+      const char *tpath = norm (c, CORDON_KEY_FS_TMPFS, i);
 
       if (g_str_equal (tpath, wpath))
         diag (diags, CORDON_SEVERITY_ERROR, t,
@@ -139,14 +174,13 @@ check_writable_against (const CordonPolicy *policy,
     }
   for (guint k = 0; k < G_N_ELEMENTS (read_only_keys); k++)
     {
-      GPtrArray *ro = cordon_policy_get_list (policy, read_only_keys[k]);
+      GPtrArray *ro = cordon_policy_get_list (c->policy, read_only_keys[k]);
 
       for (guint i = 0; i < ro->len; i++)
         {
           const CordonItem *r = g_ptr_array_index (ro, i);
-          g_autofree char *rpath = cordon_path_normalize (r->text);
 
-          if (g_str_equal (rpath, wpath))
+          if (g_str_equal (norm (c, read_only_keys[k], i), wpath))
             diag (diags, CORDON_SEVERITY_ERROR, r,
                   "'%s' is both read-only here and writable at %s:%u:%u; choose one",
                   r->text, w->loc.file, w->loc.line, w->loc.col);
@@ -178,26 +212,24 @@ mask_covers (const char *mask,
 }
 
 static void
-check_masks_against (const CordonPolicy *policy,
+check_masks_against (Check *c,
                      const CordonItem *w,
+                     const char *wpath,
                      CordonDiagnostics *diags)
 {
   static const CordonKey mask_keys[] = { CORDON_KEY_SECRETS_MASK, CORDON_KEY_SOCKETS_MASK };
-  g_autofree char *wpath = cordon_path_normalize (w->text);
 
   for (guint k = 0; k < G_N_ELEMENTS (mask_keys); k++)
     {
-      GPtrArray *masks = cordon_policy_get_list (policy, mask_keys[k]);
+      GPtrArray *masks = cordon_policy_get_list (c->policy, mask_keys[k]);
 
       for (guint i = 0; i < masks->len; i++)
         {
           const CordonItem *m = g_ptr_array_index (masks, i);
-          g_autofree char *mpath = NULL;
 
           if (m->text[0] == '@')
             continue;
-          mpath = cordon_path_normalize (m->text);
-          if (mask_covers (mpath, wpath))
+          if (mask_covers (norm (c, mask_keys[k], i), wpath))
             diag (diags, CORDON_SEVERITY_ERROR, m,
                   "mask '%s' hides the writable path '%s' (%s:%u): masks are applied last",
                   m->text, w->text, w->loc.file, w->loc.line);
@@ -208,26 +240,25 @@ check_masks_against (const CordonPolicy *policy,
 /* A read-only bind at the path of a tmpfs is mounted after it and
  * uncovers what the tmpfs hides. */
 static void
-check_read_only_against_tmpfs (const CordonPolicy *policy,
+check_read_only_against_tmpfs (Check *c,
                                CordonDiagnostics *diags)
 {
-  GPtrArray *tmpfs = cordon_policy_get_list (policy, CORDON_KEY_FS_TMPFS);
+  GPtrArray *tmpfs = cordon_policy_get_list (c->policy, CORDON_KEY_FS_TMPFS);
 
   for (guint k = 0; k < G_N_ELEMENTS (read_only_keys); k++)
     {
-      GPtrArray *ro = cordon_policy_get_list (policy, read_only_keys[k]);
+      GPtrArray *ro = cordon_policy_get_list (c->policy, read_only_keys[k]);
 
       for (guint i = 0; i < ro->len; i++)
         {
           const CordonItem *r = g_ptr_array_index (ro, i);
-          g_autofree char *rpath = cordon_path_normalize (r->text);
+          const char *rpath = norm (c, read_only_keys[k], i);
 
           for (guint j = 0; j < tmpfs->len; j++)
             {
               const CordonItem *t = g_ptr_array_index (tmpfs, j);
-              g_autofree char *tpath = cordon_path_normalize (t->text);
 
-              if (g_str_equal (tpath, rpath))
+              if (g_str_equal (norm (c, CORDON_KEY_FS_TMPFS, j), rpath))
                 diag (diags, CORDON_SEVERITY_ERROR, t,
                       "'%s' is both a tmpfs here and %s at %s:%u:%u; choose one",
                       t->text, cordon_key_info (r->key)->name, r->loc.file, r->loc.line, r->loc.col);
@@ -240,21 +271,21 @@ check_read_only_against_tmpfs (const CordonPolicy *policy,
  * would be nothing at all (root=minimal is the way to less), and /proc
  * and /dev are the sandbox's own, cordon's helper among them. */
 static void
-check_hide (const CordonPolicy *policy,
+check_hide (Check *c,
             CordonDiagnostics *diags)
 {
   static const char * const refused[] = { "/", "/proc", "/dev", NULL };
-  GPtrArray *hide = cordon_policy_get_list (policy, CORDON_KEY_FS_HIDE);
+  GPtrArray *hide = cordon_policy_get_list (c->policy, CORDON_KEY_FS_HIDE);
 
   for (guint i = 0; i < hide->len; i++)
     {
       const CordonItem *h = g_ptr_array_index (hide, i);
-      g_autofree char *norm = cordon_path_normalize (h->text);
+      const char *path = norm (c, CORDON_KEY_FS_HIDE, i);
 
-      if (g_strv_contains (refused, norm) || cordon_path_is_ancestor ("/proc", norm, FALSE)
-          || cordon_path_is_ancestor ("/dev", norm, FALSE))
+      if (g_strv_contains (refused, path) || cordon_path_is_ancestor ("/proc", path, FALSE)
+          || cordon_path_is_ancestor ("/dev", path, FALSE))
         diag (diags, CORDON_SEVERITY_ERROR, h, "'%s' cannot be hidden: %s", h->text,
-              g_str_equal (norm, "/") ? "that would leave nothing; root=minimal shows less of the host"
+              g_str_equal (path, "/") ? "that would leave nothing; root=minimal shows less of the host"
                                       : "the sandbox's own, not the host's");
     }
 }
@@ -267,58 +298,60 @@ check_hide (const CordonPolicy *policy,
  * caller, so it warns for every one. */
 static void
 check_writable_path (const CordonItem *w,
+                     const char *path,
                      CordonDiagnostics *diags)
 {
-  g_autofree char *norm = cordon_path_normalize (w->text);
   g_autofree char *refused = NULL;
 
-  if (g_str_equal (norm, "/"))
+  if (g_str_equal (path, "/"))
     diag (diags, CORDON_SEVERITY_ERROR, w, "a writable '/' makes the whole host writable");
-  else if ((refused = cordon_refusal_writable (norm)) != NULL)
+  else if ((refused = cordon_refusal_writable (path)) != NULL)
     diag (diags, CORDON_SEVERITY_ERROR, w, "%s", refused);
-  else if (cordon_path_holds_host_programs (norm))
+  else if (cordon_path_holds_host_programs (path))
     diag (diags, CORDON_SEVERITY_WARNING, w, "%s '%s' is where the host's programs live: code "
           "the sandbox leaves there runs later on the host, as root when root runs it",
           cordon_key_info (w->key)->name, w->text);
 }
 
 static void
-check_filesystem (const CordonPolicy *policy,
+check_filesystem (Check *c,
                   CordonDiagnostics *diags)
 {
-  check_read_only_against_tmpfs (policy, diags);
-  check_hide (policy, diags);
+  check_read_only_against_tmpfs (c, diags);
+  check_hide (c, diags);
   for (guint k = 0; k < G_N_ELEMENTS (writable_keys); k++)
     {
-      GPtrArray *writable = cordon_policy_get_list (policy, writable_keys[k]);
+      GPtrArray *writable = cordon_policy_get_list (c->policy, writable_keys[k]);
 
       for (guint i = 0; i < writable->len; i++)
         {
           const CordonItem *w = g_ptr_array_index (writable, i);
+          const char *wpath = norm (c, writable_keys[k], i);
 
-          check_writable_path (w, diags);
-          check_writable_against (policy, w, diags);
-          check_masks_against (policy, w, diags);
+          check_writable_path (w, wpath, diags);
+          check_writable_against (c, w, wpath, diags);
+          check_masks_against (c, w, wpath, diags);
         }
     }
 }
 
-/* Where a bind at `bind` shows the credential store `store` ("${HOME}/...",
- * both normalized), or NULL: the bind is the store or a directory of
- * ${HOME} that holds it, or is the store below a home spelt out
- * (/home/u/.ssh). A bind below a store is a chosen entry of it
+/* Where a bind at `bind` (`blen` bytes) shows the credential store
+ * `store` ("${HOME}/...", both normalized), or NULL: the bind is the
+ * store or a directory of ${HOME} that holds it, or is the store below a
+ * home spelt out (/home/u/.ssh). A bind below a store is a chosen entry of it
  * (.ssh/known_hosts), not the store; one of '/' is refused or shows the
  * whole host anyway. */
 static const char *
 store_shown (const char *bind,
+             gsize blen,
              const char *store)
 {
-  const char *rel = g_str_has_prefix (store, "/${HOME}/") ? store + strlen ("/${HOME}") : NULL;
-  gsize blen = strlen (bind);
+  const char *rel = strncmp (store, "/${HOME}/", strlen ("/${HOME}/")) == 0 ? store + strlen ("/${HOME}") : NULL;
+  gsize rlen = rel != NULL ? strlen (rel) : 0;
 
-  if (g_str_has_prefix (bind, "/${HOME}") && cordon_path_is_ancestor (bind, store, TRUE))
+  if (strncmp (bind, "/${HOME}", strlen ("/${HOME}")) == 0 && cordon_path_is_ancestor (bind, store, TRUE))
     return store;
-  if (rel != NULL && blen > strlen (rel) && g_str_equal (bind + blen - strlen (rel), rel))
+  if (rel != NULL && blen > rlen && memcmp (bind + blen - rlen, rel, rlen) == 0)
     return bind;
   return NULL;
 }
@@ -327,7 +360,7 @@ store_shown (const char *bind,
  * after all: a mask covers it (masks come last), or a tmpfs or hidden
  * directory at or below the bind does (mounted after it, by depth). */
 static gboolean
-store_is_hidden (const CordonPolicy *policy,
+store_is_hidden (Check *c,
                  const char *bind,
                  const char *shown)
 {
@@ -335,11 +368,11 @@ store_is_hidden (const CordonPolicy *policy,
 
   for (guint k = 0; k < G_N_ELEMENTS (covers); k++)
     {
-      GPtrArray *list = cordon_policy_get_list (policy, covers[k]);
+      GPtrArray *list = cordon_policy_get_list (c->policy, covers[k]);
 
       for (guint i = 0; i < list->len; i++)
         {
-          g_autofree char *path = cordon_path_normalize (((CordonItem *) g_ptr_array_index (list, i))->text);
+          const char *path = norm (c, covers[k], i);
 
           if (covers[k] == CORDON_KEY_SECRETS_MASK ? mask_covers (path, shown)
               : cordon_path_is_ancestor (path, shown, TRUE) && cordon_path_is_ancestor (bind, path, TRUE))
@@ -351,27 +384,28 @@ store_is_hidden (const CordonPolicy *policy,
 
 /* A bind that shows a credential store the shipped masks hide: what is
  * there (keys, tokens) proves the caller's identity to whatever the
- * sandbox can reach. One warning per bind, naming the first store. */
+ * sandbox can reach. One warning per bind, naming the first store.
+ * `stores` are cordon_credentials_stores (), each normalized. */
 static void
-check_store_bind (const CordonPolicy *policy,
+check_store_bind (Check *c,
                   const CordonItem *it,
+                  const char *bind,
+                  GPtrArray *stores,
                   CordonDiagnostics *diags)
 {
-  const char * const *stores = cordon_credentials_stores ();
-  g_autofree char *bind = cordon_path_normalize (it->text);
   g_autofree char *more = NULL;
   const char *first = NULL;
+  gsize blen = strlen (bind);
   guint n = 0;
 
-  for (guint i = 0; stores[i] != NULL; i++)
+  for (guint i = 0; i < stores->len; i++)
     {
-      g_autofree char *store = cordon_path_normalize (stores[i]);
-      const char *shown = store_shown (bind, store);
+      const char *shown = store_shown (bind, blen, g_ptr_array_index (stores, i));
 
-      if (shown == NULL || store_is_hidden (policy, bind, shown))
+      if (shown == NULL || store_is_hidden (c, bind, shown))
         continue;
       if (n++ == 0)
-        first = stores[i];
+        first = cordon_credentials_stores ()[i];
     }
   if (n == 0)
     return;
@@ -383,15 +417,20 @@ check_store_bind (const CordonPolicy *policy,
 }
 
 static void
-check_stores (const CordonPolicy *policy,
+check_stores (Check *c,
               CordonDiagnostics *diags)
 {
+  const char * const *stores = cordon_credentials_stores ();
+  g_autoptr(GPtrArray) normalized = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; stores[i] != NULL; i++)
+    g_ptr_array_add (normalized, cordon_path_normalize (stores[i]));
   for (guint k = 0; k < G_N_ELEMENTS (bind_keys); k++)
     {
-      GPtrArray *list = cordon_policy_get_list (policy, bind_keys[k]);
+      GPtrArray *list = cordon_policy_get_list (c->policy, bind_keys[k]);
 
       for (guint i = 0; i < list->len; i++)
-        check_store_bind (policy, g_ptr_array_index (list, i), diags);
+        check_store_bind (c, g_ptr_array_index (list, i), norm (c, bind_keys[k], i), normalized, diags);
     }
 }
 
@@ -525,9 +564,10 @@ refuse (CordonDiagnostics *diags,
  * each bind of the host's /dev/shm, a -try one too: it is refused
  * wherever the host has one, which nearly every host has. */
 static void
-check_refusals (const CordonPolicy *policy,
+check_refusals (Check *c,
                 CordonDiagnostics *diags)
 {
+  const CordonPolicy *policy = c->policy;
   const CordonItem *hostname = cordon_policy_get (policy, CORDON_KEY_NS_HOSTNAME);
   const CordonItem *scratch = cordon_policy_get (policy, CORDON_KEY_LIMITS_SCRATCH);
   const CordonItem *swap = cordon_policy_get (policy, CORDON_KEY_LIMITS_SWAP);
@@ -545,9 +585,8 @@ check_refusals (const CordonPolicy *policy,
       for (guint i = 0; i < list->len; i++)
         {
           const CordonItem *it = g_ptr_array_index (list, i);
-          g_autofree char *dest = cordon_path_normalize (it->text);
 
-          refuse (diags, scratch, cordon_refusal_scratch_bind (dest, &it->loc));
+          refuse (diags, scratch, cordon_refusal_scratch_bind (norm (c, bind_keys[k], i), &it->loc));
         }
     }
 }
@@ -556,11 +595,13 @@ void
 cordon_policy_check (const CordonPolicy *policy,
                      CordonDiagnostics *diags)
 {
+  g_auto(Check) c = { policy, { NULL } };
+
   check_seccomp (policy, diags);
   check_env_allow (policy, diags);
   check_env_set (policy, diags);
-  check_filesystem (policy, diags);
-  check_stores (policy, diags);
-  check_refusals (policy, diags);
+  check_filesystem (&c, diags);
+  check_stores (&c, diags);
+  check_refusals (&c, diags);
   check_authority (policy, diags);
 }

@@ -25,8 +25,9 @@
  * each of its bytes so an error inside it points at the right place. */
 typedef struct
 {
-  GString *text;
-  GArray *cols;     /* guint per byte of text */
+  char *text;       /* NUL-terminated once finished */
+  guint *cols;      /* the column of each byte of text */
+  gsize len;        /* bytes of text (and of cols) */
   guint start_col;  /* where the value starts, even when empty */
 } RawValue;
 
@@ -44,10 +45,8 @@ typedef struct
 static void
 raw_value_clear (RawValue *raw)
 {
-  if (raw->text != NULL)
-    g_string_free (raw->text, TRUE);
-  if (raw->cols != NULL)
-    g_array_unref (raw->cols);
+  g_free (raw->text);
+  g_free (raw->cols);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RawValue, raw_value_clear)
@@ -78,12 +77,17 @@ diag_at (ParseState *st,
   cordon_diagnostics_add (st->diags, severity, &loc, "%s", msg);
 }
 
+/* `size`: at most how many bytes the value will hold (what is left of
+ * the line), so that a byte and its column are appended without a call
+ * (check and run parse every policy of the run, and the stores'). */
 static void
 raw_value_init (RawValue *raw,
-                guint start_col)
+                guint start_col,
+                gsize size)
 {
-  raw->text = g_string_new (NULL);
-  raw->cols = g_array_new (FALSE, FALSE, sizeof (guint));
+  raw->text = g_malloc (size + 1);
+  raw->cols = g_new (guint, size + 1);
+  raw->len = 0;
   raw->start_col = start_col;
 }
 
@@ -94,8 +98,8 @@ raw_value_finish (RawValue *raw,
                   gsize keep,
                   GArray *out)
 {
-  g_string_truncate (raw->text, keep);
-  g_array_set_size (raw->cols, (guint) keep);
+  raw->len = keep;
+  raw->text[keep] = '\0';
   g_array_append_val (out, *raw);
 }
 
@@ -127,8 +131,9 @@ split_value (ParseState *st,
 {
   RawValue cur;
   gsize keep = 0;
+  gsize len = strlen (raw);
 
-  raw_value_init (&cur, col0);
+  raw_value_init (&cur, col0, len);
   for (gsize i = 0;; i++)
     {
       char c = raw[i];
@@ -140,7 +145,7 @@ split_value (ParseState *st,
           raw_value_finish (&cur, keep, out);
           if (c == '\0')
             return TRUE;
-          raw_value_init (&cur, col + 1);
+          raw_value_init (&cur, col + 1, len - i);
           keep = 0;
           continue;
         }
@@ -157,15 +162,15 @@ split_value (ParseState *st,
           escaped = TRUE;
           i++;
         }
-      else if ((c == ' ' || c == '\t') && cur.text->len == 0)
+      else if ((c == ' ' || c == '\t') && cur.len == 0)
         {
           cur.start_col = col + 1;
           continue;
         }
-      g_string_append_c (cur.text, c);
-      g_array_append_val (cur.cols, col);
+      cur.text[cur.len] = c;
+      cur.cols[cur.len++] = col;
       if (escaped || (c != ' ' && c != '\t'))
-        keep = cur.text->len;
+        keep = cur.len;
     }
 }
 
@@ -174,10 +179,10 @@ col_of (const RawValue *raw,
         gsize offset,
         guint fallback)
 {
-  if (offset < raw->cols->len)
-    return g_array_index (raw->cols, guint, offset);
-  if (raw->cols->len > 0)
-    return g_array_index (raw->cols, guint, raw->cols->len - 1) + 1;
+  if (offset < raw->len)
+    return raw->cols[offset];
+  if (raw->len > 0)
+    return raw->cols[raw->len - 1] + 1;
   return fallback;
 }
 
@@ -189,7 +194,7 @@ check_vars (ParseState *st,
   gsize offset = 0;
   g_autofree char *message = NULL;
 
-  if (cordon_vars_validate (raw->text->str, &offset, &message))
+  if (cordon_vars_validate (raw->text, &offset, &message))
     return TRUE;
   diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, offset, 1), "%s", message);
   return FALSE;
@@ -203,7 +208,7 @@ check_path (ParseState *st,
             const RawValue *raw,
             gboolean globs)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   guint col = col_of (raw, 0, 1);
   const char *reason = NULL;
   gsize offset = 0;
@@ -255,7 +260,7 @@ check_rel_path (ParseState *st,
                 guint line,
                 const RawValue *raw)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   g_auto(GStrv) parts = g_strsplit (text, "/", -1);
   gsize offset = 0;
 
@@ -296,7 +301,7 @@ check_socket (ParseState *st,
               guint line,
               const RawValue *raw)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   g_autoptr(GPtrArray) names = NULL;
   g_autofree char *hint = NULL;
 
@@ -321,7 +326,7 @@ check_word (ParseState *st,
             const RawValue *raw,
             gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   g_autofree char *hint = NULL;
   g_autofree char *choices = NULL;
 
@@ -347,7 +352,7 @@ check_number (ParseState *st,
               const RawValue *raw,
               gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   guint64 n = 0;
 
   /* pids=none lifts an included policy's limit. */
@@ -391,7 +396,7 @@ check_ram_share (ParseState *st,
                  const RawValue *raw,
                  gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize digits = strspn (text, "0123456789");
   guint64 n = digits <= 3 ? g_ascii_strtoull (text, NULL, 10) : 0;
 
@@ -415,7 +420,7 @@ check_size (ParseState *st,
             const RawValue *raw,
             gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize digits = strspn (text, "0123456789");
   const char *units = "KMGT";
   const char *unit = text[digits] != '\0' ? strchr (units, g_ascii_toupper (text[digits])) : NULL;
@@ -469,7 +474,7 @@ check_percent (ParseState *st,
                const RawValue *raw,
                gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize digits = strspn (text, "0123456789");
   guint64 n = digits > 0 && digits <= 9 ? g_ascii_strtoull (text, NULL, 10) : 0;
 
@@ -496,7 +501,7 @@ check_assignment (ParseState *st,
                   guint line,
                   const RawValue *raw)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   const char *eq = strchr (text, '=');
   g_autofree char *name = NULL;
 
@@ -524,7 +529,7 @@ check_bool (ParseState *st,
             const RawValue *raw,
             gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
 
   if (g_str_equal (text, "true") || g_str_equal (text, "false"))
     {
@@ -545,7 +550,7 @@ check_host_user (ParseState *st,
                  const RawValue *raw,
                  gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
   gsize len = strlen (text);
   gboolean digits = len > 0 && len <= 10, name = len > 0 && len <= 32;
 
@@ -583,13 +588,13 @@ check_capability (ParseState *st,
   g_autofree char *canonical = NULL;
   guint bit;
 
-  if (cordon_caps_parse (raw->text->str, &bit, &canonical))
+  if (cordon_caps_parse (raw->text, &bit, &canonical))
     {
       *out_num = (gint64) bit;
       return TRUE;
     }
   diag_at (st, CORDON_SEVERITY_ERROR, line, col_of (raw, 0, 1),
-           "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", raw->text->str);
+           "'%s' is not a capability libcap knows (such as CAP_NET_RAW)", raw->text);
   return FALSE;
 }
 
@@ -601,7 +606,7 @@ check_value (ParseState *st,
              const RawValue *raw,
              gint64 *out_num)
 {
-  const char *text = raw->text->str;
+  const char *text = raw->text;
 
   *out_num = 0;
   switch (info->type)
@@ -752,7 +757,7 @@ check_duplicate (ParseState *st,
                  guint col,
                  const char *key)
 {
-  g_autofree char *id = g_strdup_printf ("%s\n%s", st->section, key);
+  g_autofree char *id = g_strconcat (st->section, "\n", key, NULL);
   gpointer first;
 
   if (g_hash_table_lookup_extended (st->seen_keys, id, NULL, &first))
@@ -796,7 +801,7 @@ add_values (ParseState *st,
       CordonLocation loc = { st->file, line, col_of (raw, 0, raw->start_col) };
       gint64 num = 0;
 
-      if (info->is_list && raw->text->len == 0)
+      if (info->is_list && raw->len == 0)
         {
           if (i + 1 < raws->len)
             diag_at (st, CORDON_SEVERITY_WARNING, line, loc.col, "empty list element ignored");
@@ -805,9 +810,9 @@ add_values (ParseState *st,
       if (!check_value (st, info, line, raw, &num))
         continue;
       if (info->is_list)
-        cordon_policy_append (st->policy, cordon_item_new (info->key, raw->text->str, num, &loc));
+        cordon_policy_append (st->policy, cordon_item_new (info->key, raw->text, num, &loc));
       else
-        cordon_policy_set (st->policy, cordon_item_new (info->key, raw->text->str, num, &loc));
+        cordon_policy_set (st->policy, cordon_item_new (info->key, raw->text, num, &loc));
     }
 }
 
@@ -917,7 +922,6 @@ cordon_policy_parse_text (CordonPolicy *policy,
                           CordonDiagnostics *diags)
 {
   ParseState st = { 0 };
-  g_auto(GStrv) lines = NULL;
   const char *bad = NULL;
 
   st.policy = policy;
@@ -929,9 +933,19 @@ cordon_policy_parse_text (CordonPolicy *policy,
     report_bad_utf8 (&st, text, bad);
   else
     {
-      lines = g_strsplit (text, "\n", -1);
-      for (guint i = 0; lines[i] != NULL; i++)
-        parse_line (&st, i + 1, lines[i]);
+      g_autofree char *copy = g_strdup (text);
+      guint line = 1;
+
+      /* Line by line, each cut out of the copy in place. */
+      for (char *p = copy; p != NULL; line++)
+        {
+          char *nl = strchr (p, '\n');
+
+          if (nl != NULL)
+            *nl = '\0';
+          parse_line (&st, line, p);
+          p = nl != NULL ? nl + 1 : NULL;
+        }
     }
   g_free (st.section);
   g_hash_table_unref (st.seen_keys);
@@ -952,24 +966,26 @@ typedef struct
   gboolean over_limit;
 } LoadState;
 
+/* The fragment's items move into the target (the fragment is freed
+ * next), an including file's after those of what it includes. */
 static void
 merge_fragment (LoadState *ls,
-                const CordonPolicy *fragment)
+                CordonPolicy *fragment)
 {
   for (guint k = 0; k < CORDON_KEY_MAX; k++)
     {
       const CordonKeyInfo *info = cordon_key_info (k);
+      GPtrArray *list;
 
       if (!info->is_list)
         {
-          const CordonItem *it = cordon_policy_get (fragment, k);
+          CordonItem *it = cordon_policy_take (fragment, k);
 
           if (it != NULL)
-            cordon_policy_set (ls->target, cordon_item_new (k, it->text, it->num, &it->loc));
+            cordon_policy_set (ls->target, it);
           continue;
         }
-      GPtrArray *list = cordon_policy_get_list (fragment, k);
-
+      list = cordon_policy_get_list (fragment, k);
       for (guint i = 0; i < list->len; i++)
         {
           const CordonItem *it = g_ptr_array_index (list, i);
@@ -982,7 +998,7 @@ merge_fragment (LoadState *ls,
               ls->over_limit = TRUE;
               return;
             }
-          cordon_policy_append (ls->target, cordon_item_new (k, it->text, it->num, &it->loc));
+          cordon_policy_append (ls->target, cordon_policy_take_list_item (fragment, k, i));
         }
     }
 }

@@ -126,17 +126,24 @@ cordon_vars_expand (const char *text,
                     const CordonVars *vars,
                     const char **out_missing)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) out = NULL;
   gsize i = 0;
 
+  /* Check, scan and compile expand every path of the policy, most of
+   * them without a variable. */
+  if (strchr (text, '$') == NULL)
+    return g_strdup (text);
+  out = g_string_sized_new (strlen (text) + 64);
   while (text[i] != '\0')
     {
+      gsize run = strcspn (text + i, "$");
       char *message = NULL;
       int var;
 
-      if (text[i] != '$')
+      if (run > 0)
         {
-          g_string_append_c (out, text[i++]);
+          g_string_append_len (out, text + i, (gssize) run);
+          i += run;
           continue;
         }
       var = scan_ref (text, &i, &message);

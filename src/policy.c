@@ -5,6 +5,8 @@
  * cordon.policy(5) to it) and the merged policy model. */
 #include "config.h"
 
+#include <string.h>
+
 #include "policy.h"
 
 #define KEY_INFO(id, section, name, is_list, type, words, def, max, summary) \
@@ -225,6 +227,23 @@ cordon_policy_get_list (const CordonPolicy *policy,
   return policy->lists[key];
 }
 
+CordonItem *
+cordon_policy_take (CordonPolicy *policy,
+                    CordonKey key)
+{
+  g_return_val_if_fail (!key_table[key].is_list, NULL);
+  return g_steal_pointer (&policy->scalars[key]);
+}
+
+CordonItem *
+cordon_policy_take_list_item (CordonPolicy *policy,
+                              CordonKey key,
+                              guint i)
+{
+  g_return_val_if_fail (key_table[key].is_list && i < policy->lists[key]->len, NULL);
+  return g_steal_pointer (&policy->lists[key]->pdata[i]);
+}
+
 static guint
 namespace_bits (const CordonPolicy *policy,
                 CordonKey key)
@@ -253,6 +272,22 @@ cordon_protect_entry_path (const CordonItem *item)
   return g_strndup (item->text, len > 1 && item->text[len - 1] == '/' ? len - 1 : len);
 }
 
+/* Whether two protect= or unprotect= entries name one path (a trailing
+ * '/' aside, as cordon_protect_entry_path drops it), without copying
+ * them: check and compile ask it of every pair. */
+static gboolean
+same_entry (const CordonItem *a,
+            const CordonItem *b)
+{
+  gsize la = strlen (a->text), lb = strlen (b->text);
+
+  if (la > 1 && a->text[la - 1] == '/')
+    la--;
+  if (lb > 1 && b->text[lb - 1] == '/')
+    lb--;
+  return la == lb && memcmp (a->text, b->text, la) == 0;
+}
+
 GPtrArray *
 cordon_policy_get_protected (const CordonPolicy *policy)
 {
@@ -262,23 +297,15 @@ cordon_policy_get_protected (const CordonPolicy *policy)
 
   for (guint i = 0; i < protect->len; i++)
     {
-      g_autofree char *path = cordon_protect_entry_path (g_ptr_array_index (protect, i));
+      const CordonItem *item = g_ptr_array_index (protect, i);
       gboolean lifted = FALSE;
 
       for (guint j = 0; j < unprotect->len && !lifted; j++)
-        {
-          g_autofree char *other = cordon_protect_entry_path (g_ptr_array_index (unprotect, j));
-
-          lifted = g_str_equal (path, other);
-        }
+        lifted = same_entry (item, g_ptr_array_index (unprotect, j));
       for (guint j = 0; j < kept->len && !lifted; j++)
-        {
-          g_autofree char *other = cordon_protect_entry_path (g_ptr_array_index (kept, j));
-
-          lifted = g_str_equal (path, other);
-        }
+        lifted = same_entry (item, g_ptr_array_index (kept, j));
       if (!lifted)
-        g_ptr_array_add (kept, g_ptr_array_index (protect, i));
+        g_ptr_array_add (kept, (gpointer) item);
     }
   return kept;
 }

@@ -134,6 +134,14 @@ gint64 cordon_policy_get_num (const CordonPolicy *policy,
                               CordonKey key);
 GPtrArray *cordon_policy_get_list (const CordonPolicy *policy,
                                    CordonKey key);
+/* The scalar `key`, or item `i` of list `key`, taken out of `policy`
+ * (NULL is left in the list, which only freeing it then skips): a
+ * merge moves a fragment's items rather than copying them. */
+CordonItem *cordon_policy_take (CordonPolicy *policy,
+                                CordonKey key);
+CordonItem *cordon_policy_take_list_item (CordonPolicy *policy,
+                                          CordonKey key,
+                                          guint i);
 guint cordon_policy_get_namespaces (const CordonPolicy *policy);
 /* [filesystem] protect= items no unprotect= names (a trailing '/' on
  * either side ignored), in merge order, borrowed; and an entry's path

@@ -103,9 +103,40 @@ spec_line (CordonVerify *v,
   g_string_append (v->spec, cordon_spec_verbs[verb].word);
   va_start (ap, verb);
   for (const char *field = va_arg (ap, const char *); field != NULL; field = va_arg (ap, const char *))
-    g_string_append_printf (v->spec, "\t%s", field);
+    {
+      g_string_append_c (v->spec, '\t');
+      g_string_append (v->spec, field);
+    }
   va_end (ap);
   g_string_append_c (v->spec, '\n');
+}
+
+/* The id of the next check (its number, in decimal), in `buf`. Written
+ * by hand: the spec is made on every launch, a printf a line. */
+static const char *
+next_id (const CordonVerify *v,
+         char buf[16])
+{
+  guint n = v->checks->len;
+  char *p = buf + 15;
+
+  *p = '\0';
+  do
+    *--p = (char) ('0' + n % 10);
+  while ((n /= 10) > 0);
+  return p;
+}
+
+/* The start of a line that asks for a numbered check: "VERB\tID\t". */
+static void
+spec_start (CordonVerify *v,
+            CordonSpecVerb verb,
+            const char *id)
+{
+  g_string_append (v->spec, cordon_spec_verbs[verb].word);
+  g_string_append_c (v->spec, '\t');
+  g_string_append (v->spec, id);
+  g_string_append_c (v->spec, '\t');
 }
 
 /* A line that asks for the check of a path, numbered as the check is,
@@ -116,9 +147,10 @@ add_path_check (CordonVerify *v,
                 const char *path,
                 const CordonOp *op)
 {
-  g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+  char buf[16];
+  const char *id = next_id (v, buf);
 
-  g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[verb].word, id);
+  spec_start (v, verb, id);
   cordon_path_append_encoded (v->spec, path);
   g_string_append_c (v->spec, '\n');
   return add_check (v, id, path, cordon_spec_verbs[verb].expect, op);
@@ -149,10 +181,11 @@ add_hidden_check (CordonVerify *v,
                   const CordonPlan *plan,
                   const CordonOp *op)
 {
-  g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+  char buf[16];
+  const char *id = next_id (v, buf);
   g_autofree char *shown = cordon_hide_shown (plan, op->dest);
 
-  g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[CORDON_SPEC_HIDDEN].word, id);
+  spec_start (v, CORDON_SPEC_HIDDEN, id);
   cordon_path_append_encoded (v->spec, op->dest);
   g_string_append_c (v->spec, '\t');
   cordon_path_append_encoded (v->spec, shown);
@@ -318,7 +351,8 @@ add_namespace_checks (CordonVerify *v,
   for (guint i = 0; i < plan->ops->len; i++)
     {
       const CordonOp *op = g_ptr_array_index (plan->ops, i);
-      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      char buf[16];
+      const char *id = next_id (v, buf);
       g_autofree char *inode = NULL;
       guint bit = 0;
 
@@ -346,7 +380,9 @@ add_namespace_checks (CordonVerify *v,
 
           if (g_ptr_array_find_with_equal_func (plan->seccomp_allow, probe->syscall, g_str_equal, NULL))
             continue;
-          g_string_append_printf (probes, "%s%s", probes->len > 0 ? "," : "", cordon_checks[probe->check].id);
+          if (probes->len > 0)
+            g_string_append_c (probes, ',');
+          g_string_append (probes, cordon_checks[probe->check].id);
           add_fixed_check (v, probe->check, "", NULL);
         }
       spec_line (v, CORDON_SPEC_SECCOMP, probes->len > 0 ? probes->str : "-", NULL);
@@ -502,17 +538,20 @@ cordon_verify_add_cgroups (CordonVerify *v,
     {
       const CordonCgroupDir *dir = g_ptr_array_index (cgroups->dirs, i);
       const CordonCgroupSetting *set = dir->settings->len > 0 ? g_ptr_array_index (dir->settings, 0) : NULL;
-      g_autofree char *id = g_strdup_printf ("%u", v->checks->len);
+      char buf[16];
+      const char *id = next_id (v, buf);
       g_autofree char *leaf = cordon_cgroup_run_path (cgroups, i);
       CordonCheck *c;
 
-      g_string_append_printf (v->spec, "%s\t%s\t", cordon_spec_verbs[CORDON_SPEC_CGROUP].word, id);
+      spec_start (v, CORDON_SPEC_CGROUP, id);
       cordon_path_append_encoded (v->spec, leaf);
       g_string_append_c (v->spec, '\t');
       /* Out of a DELEGATED cgroup, the way is back to cordon's own (its
        * parent, enabling controllers, holds no process). */
       cordon_path_append_encoded (v->spec, dir->home != NULL ? dir->home : dir->parent);
-      g_string_append_printf (v->spec, "\t%s\n", set != NULL ? set->file : "-");
+      g_string_append_c (v->spec, '\t');
+      g_string_append (v->spec, set != NULL ? set->file : "-");
+      g_string_append_c (v->spec, '\n');
       c = add_check (v, id, leaf, cordon_spec_verbs[CORDON_SPEC_CGROUP].expect, NULL);
       if (set != NULL)
         {

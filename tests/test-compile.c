@@ -318,6 +318,52 @@ test_compile_orders_every_shipped_policy_per_invariant_6 (void **state)
     }
 }
 
+/* The covers of the paths on the way to each mount point, asked in one
+ * pass (identity.c), are those asked one path at a time: the deepest,
+ * the last of equals, none outside the mounts. */
+static void
+test_compile_plan_cover_way_is_the_cover_of_each_prefix (void **state)
+{
+  static const char * const names[] = { "trial", "desktop-readonly-home", "minimal" };
+  static const char * const odd[] = { "/", "//home///alice/", "/nowhere/at/all", "relative/x", "/tmp/./x", "" };
+
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    {
+      g_autoptr(CordonPlan) plan = compile_shipped (*state, names[n]);
+
+      for (guint i = 0; i < plan->ops->len + G_N_ELEMENTS (odd); i++)
+        {
+          const CordonOp *op = i < plan->ops->len ? g_ptr_array_index (plan->ops, i) : NULL;
+          const char *dest = op != NULL ? op->dest : odd[i - plan->ops->len];
+          g_autoptr(GPtrArray) covers = NULL;
+          g_autoptr(GString) at = g_string_new (NULL);
+
+          if (dest == NULL)
+            continue;
+          covers = cordon_plan_cover_way (plan, dest, op);
+          assert_ptr_equal (g_ptr_array_index (covers, 0), cordon_plan_cover (plan, "/", op));
+          for (guint d = 1; d < covers->len; d++)
+            {
+              const char *slash;
+              const char *rest = dest;
+
+              /* The d-th path on the way: d components, empty ones skipped. */
+              g_string_truncate (at, 0);
+              for (guint c = 0; c < d; c++)
+                {
+                  while (*rest == '/')
+                    rest++;
+                  slash = strchr (rest, '/');
+                  g_string_append_c (at, '/');
+                  g_string_append_len (at, rest, slash != NULL ? slash - rest : (gssize) strlen (rest));
+                  rest = slash != NULL ? slash : rest + strlen (rest);
+                }
+              assert_ptr_equal (g_ptr_array_index (covers, d), cordon_plan_cover (plan, at->str, op));
+            }
+        }
+    }
+}
+
 static void
 test_compile_keeps_one_op_for_a_path_named_twice (void **state)
 {
@@ -1830,6 +1876,7 @@ main (void)
     T (test_compile_puts_masks_after_every_bind),
     T (test_compile_orders_masks_by_depth),
     T (test_compile_orders_every_shipped_policy_per_invariant_6),
+    T (test_compile_plan_cover_way_is_the_cover_of_each_prefix),
     T (test_compile_keeps_one_op_for_a_path_named_twice),
     T (test_compile_refuses_an_absent_required_writable_path_naming_path_and_location),
     T (test_compile_refuses_an_absent_required_read_only_path),

@@ -273,6 +273,30 @@ test_host_facts_sorts_the_environment_by_name (void **state)
     assert_true (strcmp (host->facts->env[i - 1], host->facts->env[i]) < 0);
 }
 
+/* The facts' getenv searches the sorted environment: each name finds
+ * what g_environ_getenv finds in it, beside names that sort between "A="
+ * and "AB=" ("A1", "A_"), a name set twice (the first in sorted order)
+ * and names that are not there. */
+static void
+test_host_facts_getenv_finds_what_g_environ_getenv_finds (void **state)
+{
+  FixtureHost *host = *state;
+  const char * const envp[] = { "AB=3", "A=1", "A_=4", "A1=2", "DUP=second", "DUP=first", "Z=", "HOME=/home/alice", NULL };
+  const char * const names[] = { "A", "A1", "AB", "A_", "DUP", "Z", "HOME", "A2", "B", "", "ZZ", "AA", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonHostFacts) facts = cordon_host_facts_new (host->root, envp, FIXTURE_WORKDIR, &error);
+
+  assert_non_null (facts);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      const char *got = cordon_host_facts_getenv (facts, names[i]);
+      const char *want = g_environ_getenv (facts->env, names[i]);
+
+      assert_string_equal (got != NULL ? got : "(unset)", want != NULL ? want : "(unset)");
+    }
+  assert_string_equal (cordon_host_facts_getenv (facts, "DUP"), "first");
+}
+
 static void
 test_host_facts_takes_the_bwrap_path_from_cordon_bwrap (void **state)
 {
@@ -483,6 +507,7 @@ main (void)
     cmocka_unit_test (test_host_facts_canonicalizes_the_workdir),
     cmocka_unit_test (test_host_facts_resolves_a_relative_workdir_against_the_current_directory),
     T (test_host_facts_sorts_the_environment_by_name),
+    T (test_host_facts_getenv_finds_what_g_environ_getenv_finds),
     T (test_host_facts_takes_the_bwrap_path_from_cordon_bwrap),
     T (test_host_facts_gives_the_uid_as_a_variable),
     T (test_host_facts_scan_covers_every_path_of_a_catalog_socket),

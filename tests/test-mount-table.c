@@ -175,6 +175,36 @@ test_mount_table_walks_a_path_as_the_kernel_does (void **state)
   assert_int_equal (cordon_mount_table_holding (mounts, "/etc/passwd")->id, 100);
 }
 
+/* Lines cut short: six fields and no tail (no type, no options), a tail
+ * with a type alone, and one whose size= is not the first option. */
+static const char short_tails[] =
+  "1 0 8:1 / / ro\n"
+  "2 1 0:9 / /a rw,nosuid - tmpfs\n"
+  "3 1 0:10 / /b rw - tmpfs tmpfs rw,mode=700,size=8k\n"
+  "4 1 0:11 / /c rwx\n";
+
+static void
+test_mount_table_reads_a_line_without_its_tail (void **state)
+{
+  g_autoptr(GPtrArray) mounts = cordon_mount_table_parse (short_tails);
+  const CordonMount *m;
+
+  assert_int_equal (mounts->len, 4);
+  m = g_ptr_array_index (mounts, 0);
+  assert_true (m->ro);
+  assert_string_equal (m->fstype, "");
+  assert_string_equal (m->super_opts, "");
+  m = g_ptr_array_index (mounts, 1);
+  assert_false (m->ro);
+  assert_string_equal (m->fstype, "tmpfs");
+  assert_string_equal (m->super_opts, "");
+  m = g_ptr_array_index (mounts, 2);
+  assert_string_equal (m->super_opts, "rw,mode=700,size=8k");
+  assert_int_equal (m->size, 8 << 10);
+  /* "rwx" is not "ro". */
+  assert_false (((CordonMount *) g_ptr_array_index (mounts, 3))->ro);
+}
+
 int
 main (void)
 {
@@ -188,6 +218,7 @@ main (void)
     cmocka_unit_test (test_mount_table_sees_past_what_the_host_mounted_below),
     cmocka_unit_test (test_mount_table_reads_the_file_system_type_and_a_tmpfs_size),
     cmocka_unit_test (test_mount_table_walks_a_path_as_the_kernel_does),
+    cmocka_unit_test (test_mount_table_reads_a_line_without_its_tail),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

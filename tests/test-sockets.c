@@ -14,6 +14,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include <glib.h>
 #include <gio/gio.h>
 
@@ -85,6 +87,35 @@ test_catalog_loads_every_entry_of_the_embedded_file (void **state)
   assert_int_equal (cordon_socket_catalog_len (), g_strv_length (groups));
   for (guint i = 0; groups[i] != NULL; i++)
     assert_string_equal (cordon_socket_catalog_get (i)->name, groups[i]);
+}
+
+/* cordon reads the catalog without GKeyFile where it keeps to a simple
+ * form: what it reads is what GKeyFile reads, list by list, the
+ * variables of env= by name, the authority byte for byte. */
+static void
+test_catalog_holds_what_gkeyfile_reads_of_the_embedded_file (void **state)
+{
+  const CordonEmbeddedFile *file = cordon_embedded_lookup ("data/sockets.catalog");
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+
+  assert_true (g_key_file_load_from_data (kf, file->text, file->size, G_KEY_FILE_NONE, NULL));
+  for (guint i = 0; i < cordon_socket_catalog_len (); i++)
+    {
+      const CordonSocketEntry *e = cordon_socket_catalog_get (i);
+      g_auto(GStrv) paths = g_key_file_get_string_list (kf, e->name, "paths", NULL, NULL);
+      g_auto(GStrv) env = g_key_file_get_string_list (kf, e->name, "env", NULL, NULL);
+      g_autofree char *authority = g_key_file_get_string (kf, e->name, "authority", NULL);
+      g_autoptr(GPtrArray) vars = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint j = 0; env != NULL && env[j] != NULL; j++)
+        g_ptr_array_add (vars, g_strndup (env[j], strcspn (env[j], ":")));
+      g_ptr_array_add (vars, NULL);
+      assert_non_null (paths);
+      assert_true (g_strv_equal ((const char * const *) paths, e->paths));
+      assert_true (g_strv_equal ((const char * const *) vars->pdata, e->env));
+      assert_non_null (authority);
+      assert_string_equal (authority, e->authority);
+    }
 }
 
 static void
@@ -598,6 +629,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_catalog_loads_every_entry_of_the_embedded_file),
+    cmocka_unit_test (test_catalog_holds_what_gkeyfile_reads_of_the_embedded_file),
     cmocka_unit_test (test_catalog_entry_lists_its_variables_by_name),
     cmocka_unit_test (test_catalog_entry_without_env_has_an_empty_list),
     cmocka_unit_test (test_a_variable_no_entry_names_locates_nothing),
