@@ -1384,6 +1384,25 @@ takes_syscall (const CordonPlan *plan,
   return g_ptr_array_find_with_equal_func (plan->seccomp_allow, name, g_str_equal, NULL);
 }
 
+/* Invariant 4: no nested user namespace, by bwrap too where it can
+ * (the filter refuses CLONE_NEWUSER already). A policy that takes
+ * unshare or clone out of the profile asks for user namespaces inside
+ * (a nested sandbox): bwrap must not refuse them either. */
+static gboolean
+wants_disable_userns (const CordonPlan *plan)
+{
+  return (plan->namespaces & CORDON_NS_USER) && !takes_syscall (plan, "unshare") && !takes_syscall (plan, "clone");
+}
+
+static CordonOp *
+disable_userns_op (const CordonItem *profile)
+{
+  CordonOp *op = cordon_op_new (CORDON_OP_DISABLE_USERNS, NULL, NULL, profile, "no user namespace inside, by bwrap too");
+
+  op->key = CORDON_KEY_SECCOMP_PROFILE;
+  return op;
+}
+
 /* What bwrap is given beside the plan's mounts, last: the helper's bind,
  * the status fd, --disable-userns and the filter's fd. The bind comes
  * after the masks, against the letter of invariant 6, harmlessly: its
@@ -1414,14 +1433,8 @@ add_launch_ops (Compiler *c)
   if (c->facts->helper_path != NULL && (plan->namespaces & CORDON_NS_PID))
     cordon_plan_add_op (plan, CORDON_OP_AS_PID_1, NULL, NULL, NULL,
                         "cordon-exec is the pid namespace's init: no process inside lacks its filter");
-  /* Invariant 4: no nested user namespace, by bwrap too where it can
-   * (the filter refuses CLONE_NEWUSER already). A policy that takes
-   * unshare or clone out of the profile asks for user namespaces inside
-   * (a nested sandbox): bwrap must not refuse them either. */
-  if (c->options->disable_userns && (plan->namespaces & CORDON_NS_USER)
-      && !takes_syscall (plan, "unshare") && !takes_syscall (plan, "clone"))
-    cordon_plan_add_op (plan, CORDON_OP_DISABLE_USERNS, NULL, NULL, profile,
-                        "no user namespace inside, by bwrap too")->key = CORDON_KEY_SECCOMP_PROFILE;
+  if (c->options->disable_userns && wants_disable_userns (plan))
+    g_ptr_array_add (plan->ops, disable_userns_op (profile));
   if (plan->seccomp != CORDON_SECCOMP_NONE)
     {
       CordonOp *op = cordon_plan_add_op (plan, CORDON_OP_SECCOMP, NULL, NULL, profile,
@@ -1430,6 +1443,25 @@ add_launch_ops (Compiler *c)
       op->key = CORDON_KEY_SECCOMP_PROFILE;
       op->fd = CORDON_BWRAP_FD_SECCOMP;
     }
+}
+
+/* `plan`, compiled from `policy` without the option disable_userns, made
+ * the plan compiled with it: the one op that option adds, where compile
+ * adds it (before the filter's, the last). What the probe learns of this
+ * bwrap then costs no second compile. Pure; the plan must not have the
+ * op already. */
+void
+cordon_compile_add_disable_userns (CordonPlan *plan,
+                                   const CordonPolicy *policy)
+{
+  guint last = plan->ops->len;
+
+  if (!wants_disable_userns (plan))
+    return;
+  if (last > 0 && ((CordonOp *) g_ptr_array_index (plan->ops, last - 1))->kind == CORDON_OP_SECCOMP)
+    last--;
+  g_ptr_array_insert (plan->ops, (gint) last,
+                      disable_userns_op (cordon_policy_get (policy, CORDON_KEY_SECCOMP_PROFILE)));
 }
 
 CordonPlan *

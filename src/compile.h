@@ -21,6 +21,8 @@ typedef struct
   gboolean disable_userns;    /* this bwrap takes --disable-userns (the probe tried it) */
 } CordonCompileOptions;
 
+void cordon_compile_add_disable_userns (CordonPlan *plan,
+                                        const CordonPolicy *policy);
 CordonPlan *cordon_compile (const CordonPolicy *policy,
                             const CordonHostFacts *facts,
                             GError **error);

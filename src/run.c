@@ -422,9 +422,21 @@ probe_request (const CordonRun *run,
   return req;
 }
 
+/* --disable-userns, learnt of this bwrap by the probe: the one op it
+ * adds, and the argv rendered again (no second compile). */
+static void
+add_disable_userns (CordonRun *run)
+{
+  cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_COMPILE);
+  cordon_compile_add_disable_userns (run->plan, run->policy);
+  g_clear_pointer (&run->argv, cordon_bwrap_argv_free);
+  run->argv = cordon_render_argv (run->plan);
+  cordon_stopwatch_end (&run->report.times, CORDON_PHASE_COMPILE);
+}
+
 /* The probe, and what its answer changes: a fallback of the policy's
- * where a private /proc cannot be mounted, --disable-userns where this
- * bwrap takes it. Both are compile options: the plan is made again. */
+ * where a private /proc cannot be mounted (the plan is made again),
+ * --disable-userns where this bwrap takes it. */
 static gboolean
 probe (CordonRun *run,
        const CordonRunOptions *options)
@@ -445,7 +457,11 @@ probe (CordonRun *run,
   else if (run->probe->result != CORDON_PROBE_OK)
     return cordon_run_fail (run, CORDON_FAILURE_PROBE, run->probe->detail), FALSE;
   co->disable_userns = run->probe->result == CORDON_PROBE_OK && run->probe->disable_userns;
-  return !(co->proc_fallback || co->disable_userns) || compile_plan (run);
+  if (co->proc_fallback)
+    return compile_plan (run);
+  if (co->disable_userns)
+    add_disable_userns (run);
+  return TRUE;
 }
 
 /* Now that the writable paths are known, the report's path must not go

@@ -17,6 +17,7 @@
 #include "fixture-host.h"
 #include "path-util.h"
 #include "plan.h"
+#include "policy-source.h"
 #include "render.h"
 
 #include <glib/gstdio.h>
@@ -1606,6 +1607,72 @@ test_compile_asks_bwrap_to_disable_user_namespaces_where_it_can (void **state)
   assert_int_equal (find_op (cloned, CORDON_OP_DISABLE_USERNS, NULL), -1);
 }
 
+/* The probe's answer (a bwrap that takes --disable-userns) amends the
+ * plan compiled without it into the very plan compiled with it: the same
+ * options to bwrap, each beside the same rule. */
+static void
+assert_amended_as_compiled (FixtureHost *host,
+                            CordonPolicy *policy)
+{
+  const CordonCompileOptions takes = { .disable_userns = TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(CordonPlan) compiled = NULL;
+  g_autoptr(CordonPlan) amended = NULL;
+  g_autoptr(CordonBwrapArgv) want = NULL;
+  g_autoptr(CordonBwrapArgv) got = NULL;
+  g_autoptr(GBytes) want_text = NULL;
+  g_autoptr(GBytes) got_text = NULL;
+
+  cordon_host_facts_scan_policy (host->facts, policy);
+  compiled = cordon_compile_with (policy, host->facts, &takes, &error);
+  amended = cordon_compile_with (policy, host->facts, NULL, &error);
+  assert_non_null (compiled);
+  assert_non_null (amended);
+  cordon_compile_add_disable_userns (amended, policy);
+  want = cordon_render_argv (compiled);
+  got = cordon_render_argv (amended);
+  want_text = cordon_render_as ("explain", compiled, want, "/usr/bin/bwrap", "filter", NULL, NULL);
+  got_text = cordon_render_as ("explain", amended, got, "/usr/bin/bwrap", "filter", NULL, NULL);
+  assert_true (g_bytes_equal (want_text, got_text));
+  g_clear_pointer (&want_text, g_bytes_unref);
+  g_clear_pointer (&got_text, g_bytes_unref);
+  want_text = cordon_bwrap_argv_to_nul (want);
+  got_text = cordon_bwrap_argv_to_nul (got);
+  assert_true (g_bytes_equal (want_text, got_text));
+}
+
+static void
+test_compile_adds_disable_userns_as_a_compile_with_it_would (void **state)
+{
+  FixtureHost *host = *state;
+  static const char * const texts[] = {
+    "[namespaces]\nunshare=user;pid\n", "[namespaces]\nunshare=pid\n",
+    "[namespaces]\nunshare=user\n[seccomp]\nallow=unshare\n", "[namespaces]\nunshare=user\n[seccomp]\nprofile=none\n",
+  };
+  g_auto(GStrv) names = cordon_policy_source_list_embedded ();
+
+  fixture_host_add_file (host, "/opt/cordon/cordon-exec");
+  host->facts->helper_path = g_strdup ("/opt/cordon/cordon-exec");
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CordonPolicy) policy = fixture_load_text (texts[i], NULL, &error);
+
+      assert_non_null (policy);
+      assert_amended_as_compiled (host, policy);
+    }
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(CordonPolicy) policy = fixture_load_embedded (names[i], NULL, &error);
+
+      if (g_str_equal (names[i], "base"))
+        continue;
+      assert_non_null (policy);
+      assert_amended_as_compiled (host, policy);
+    }
+}
+
 static void
 test_compile_names_the_fds_bwrap_reads_and_the_helper (void **state)
 {
@@ -1956,6 +2023,7 @@ main (void)
     T (test_compile_applies_the_proc_fallback_the_probe_calls_for),
     T (test_compile_keeps_a_private_proc_where_the_fallback_is_refuse),
     T (test_compile_asks_bwrap_to_disable_user_namespaces_where_it_can),
+    T (test_compile_adds_disable_userns_as_a_compile_with_it_would),
     T (test_compile_names_the_fds_bwrap_reads_and_the_helper),
     T (test_compile_gives_the_sandbox_its_hostname),
     T (test_compile_refuses_a_hostname_it_cannot_give),
