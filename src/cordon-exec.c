@@ -309,45 +309,90 @@ set_up (int status_fd,
   return 1;
 }
 
+/* After execvp of `name` failed with `err`: "E<errno>", and the status
+ * a shell gives, 127 (not found) or 126. */
+static int
+exec_failed (int status_fd,
+             const char *name,
+             int err)
+{
+  if (err == EACCES && !found_on_path (name))
+    err = ENOENT;
+  say (status_fd, CORDON_EXEC_EXEC_ERRNO, err);
+  return err == ENOENT || err == ENOTDIR ? 127 : 126;
+}
+
+typedef struct
+{
+  char **argv;
+  int status_fd;
+  const struct sigaction *sigchld;   /* SIGCHLD as cordon-exec inherited it */
+  int exec_errno;                    /* why the exec failed; 0 while it has not */
+} Command;
+
+/* The command's process, in a child that shares pid 1's memory while pid
+ * 1 waits (cordon_exec_spawn): SIGCHLD as inherited, "R", the command.
+ * It changes nothing of pid 1's but exec_errno: not dumpability, which
+ * belongs to the memory they share (the exec makes the command's own
+ * memory dumpable again), nor fds or signal dispositions, its own copies. */
+static int
+command_child (void *data)
+{
+  Command *cmd = data;
+
+  sigaction (SIGCHLD, cmd->sigchld, NULL);
+  say (cmd->status_fd, CORDON_EXEC_RUNNING, -1);
+  execvp (cmd->argv[0], cmd->argv);
+  cmd->exec_errno = errno != 0 ? errno : ENOEXEC;
+  _exit (127);
+}
+
 /* As the sandbox's pid 1, in place of bwrap's own init, which would be
  * the one process inside without cordon-exec's filter, rlimits and
  * keyring: code inside may write the memory of a process of its uid,
  * and a listener of its own loaded there would answer the refusals of
  * the profile's with "continue". So this process has all of them before
- * it forks; the child (0) goes on to the command. The parent returns
- * only on a failed fork (-1); else it keeps nothing open, is made
- * undumpable (its memory and fds closed to the sandbox), reaps every
- * process left to it and ends as the command ended: its status, or 128+N
- * for a signal N, as bwrap's init and a shell say, and the kernel then
- * kills whatever the command left behind. */
+ * the command's starts, in a child. It returns only when there is no
+ * child ("F<errno>"); else it keeps nothing open, is undumpable (its
+ * memory and fds closed to the sandbox), reaps every process left to it
+ * and ends as the command ended: its status, or 128+N for a signal N, as
+ * bwrap's init and a shell say, and the kernel then kills whatever the
+ * command left behind; a command that could not be exec'd ends it with
+ * "E<errno>" and 127 or 126. */
 static int
-be_init (int status_fd)
+be_init (int status_fd,
+         char **argv)
 {
   struct sigaction dfl = { .sa_handler = SIG_DFL }, inherited;
-  int status = 0;
+  Command cmd = { argv, status_fd, &inherited, 0 };
+  int status = 0, argc = 0, failed = -1;
   pid_t child, pid;
 
-  /* Not dumpable before the fork: no moment when the child's code could
-   * open this process's memory (exec makes the command dumpable again).
-   * SIGCHLD at its default here, as inherited in the command: ignored,
-   * the kernel would reap the command before wait() saw it. */
+  /* Not dumpable before the child: no moment when the command's code
+   * could open this process's memory. SIGCHLD at its default here, as
+   * inherited in the command: ignored, the kernel would reap the command
+   * before wait() saw it. */
   prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
   sigaction (SIGCHLD, &dfl, &inherited);
-  if ((child = fork ()) == 0)
-    {
-      sigaction (SIGCHLD, &inherited, NULL);
-      prctl (PR_SET_DUMPABLE, 1, 0, 0, 0);
-      return 0;
-    }
+  while (argv[argc] != NULL)
+    argc++;
+  /* Room for execvp's own argv of a script without "#!" (sh, the
+   * script, the arguments) on the child's stack. */
+  child = cordon_exec_spawn (command_child, &cmd, ((size_t) argc + 3) * sizeof (char *));
   if (child < 0)
     {
       say (status_fd, CORDON_EXEC_FORK_ERRNO, errno);
-      return -1;
+      return 125;
     }
+  /* The child has exec'd the command, or failed to and ended. */
+  if (cmd.exec_errno != 0)
+    failed = exec_failed (status_fd, argv[0], cmd.exec_errno);
   close_range (0, ~0U, 0);
   while ((pid = wait (&status)) != child)
     if (pid < 0 && errno != EINTR)
       _exit (125);
+  if (failed >= 0)
+    _exit (failed);
   _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
 }
 
@@ -357,7 +402,7 @@ main (int argc,
 {
   int status_fd, spec_fd = -1, go_fd = -1, first = 2;
   const char *notify = NULL;
-  int saved, listened = 0;
+  int listened = 0;
 
   if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
@@ -396,13 +441,9 @@ main (int argc,
     return 125;
   /* The pid namespace's init (bwrap --as-pid-1): the command runs in a
    * child, this process only reaps. */
-  if (getpid () == 1 && be_init (status_fd) != 0)
-    return 125;
+  if (getpid () == 1)
+    return be_init (status_fd, argv + first);
   say (status_fd, CORDON_EXEC_RUNNING, -1);
   execvp (argv[first], argv + first);
-  saved = errno;
-  if (saved == EACCES && !found_on_path (argv[first]))
-    saved = ENOENT;
-  say (status_fd, CORDON_EXEC_EXEC_ERRNO, saved);
-  return saved == ENOENT || saved == ENOTDIR ? 127 : 126;
+  return exec_failed (status_fd, argv[first], errno);
 }

@@ -8,10 +8,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -48,6 +51,34 @@ cordon_exec_write (int fd,
       text += n;
       len -= (size_t) n;
     }
+}
+
+/* What a spawned child may use of its stack beyond what its caller asks
+ * for: libc's calls (execvp's search of PATH, a buffer of PATH_MAX and
+ * NAME_MAX on the stack) and their frames. Untouched pages cost nothing. */
+#define SPAWN_STACK_SLACK (64 * 1024)
+
+pid_t
+cordon_exec_spawn (int (*fn) (void *),
+                   void *arg,
+                   size_t stack_size)
+{
+  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  size_t size = (stack_size + SPAWN_STACK_SLACK + page - 1) / page * page;
+  char *stack = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+  pid_t pid;
+  int saved;
+
+  if (stack == MAP_FAILED)
+    return -1;
+  /* No signal handler is installed in cordon-exec: none can run on this
+   * stack in the child, nor in this process while the child holds it. */
+  pid = clone (fn, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
+  saved = errno;
+  munmap (stack, size);
+  errno = saved;
+  return pid;
 }
 
 static void

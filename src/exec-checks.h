@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct
 {
@@ -25,6 +26,17 @@ typedef struct
 /* All of `text` to `fd`, across short writes and EINTR. */
 void cordon_exec_write (int fd,
                         const char *text);
+
+/* Runs `fn (arg)` in a child that shares this process's memory
+ * (CLONE_VM), on a stack of its own with `stack_size` bytes to spare,
+ * and returns once the child has exec'd or ended (CLONE_VFORK): its pid,
+ * to be reaped, or -1 with errno. A fork() would copy the page tables
+ * first, which on a virtual machine costs milliseconds, for a child that
+ * only makes a few calls or execs. The child must not return into this
+ * process's frames, and leaves errno (this thread's) as it left it. */
+pid_t cordon_exec_spawn (int (*fn) (void *),
+                         void *arg,
+                         size_t stack_size);
 
 /* Runs one line of the spec (its verbs: protocol.h); unknown lines fail. */
 void cordon_checker_run_line (CordonChecker *ck,
