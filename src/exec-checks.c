@@ -452,7 +452,7 @@ add_to (char ***list,
 /* A call the filter blocks, attempted for real: the errno must be the
  * filter's. Without the filter it would succeed or fail otherwise (a new
  * user namespace, a packet socket, ENOTTY from a plain ioctl). */
-static int
+static void
 expect_errno (CordonChecker *ck,
               CordonCheckId check,
               long rc,
@@ -464,7 +464,6 @@ expect_errno (CordonChecker *ck,
   snprintf (detail, sizeof detail, "expected errno %d, got %s %ld", want,
             rc >= 0 ? "a result of" : "errno", rc >= 0 ? rc : (long) errno);
   result_of (ck, check, ok, rc < 0 ? errno : 0, ok ? "" : detail);
-  return !ok;
 }
 
 /* Whether probe `id` is in the comma-separated list cordon asked for. */
@@ -480,8 +479,8 @@ wanted (const char *list,
   return 0;
 }
 
-/* One probe of seccomp-probes.c, reported: 1 when it failed. */
-static int
+/* One probe of seccomp-probes.c, reported. */
+static void
 run_probe (CordonChecker *ck,
            const CordonSeccompProbe *probe)
 {
@@ -490,35 +489,45 @@ run_probe (CordonChecker *ck,
 
   cordon_seccomp_probe_run (probe, &rc, &err, &want);
   errno = err;
-  return expect_errno (ck, probe->check, rc, want);
+  expect_errno (ck, probe->check, rc, want);
+}
+
+typedef struct
+{
+  CordonChecker *ck;
+  const char *probes;         /* the spec's list */
+} Probes;
+
+/* The probes' child: its results go to the checker the two processes
+ * share (cordon_exec_spawn), its failures counted there. */
+static int
+probes_child (void *data)
+{
+  Probes *p = data;
+
+  for (unsigned i = 0; i < cordon_seccomp_n_probes; i++)
+    if (wanted (p->probes, cordon_checks[cordon_seccomp_probes[i].check].id))
+      run_probe (p->ck, &cordon_seccomp_probes[i]);
+  _exit (0);
 }
 
 /* In a child: where the filter is missing, a probe succeeds, and its
- * effect (a key, a new user namespace, an open socket) must not change
- * what the later checks see, nor the command's process. */
+ * effect (a new user namespace, an open socket) must not change what the
+ * later checks see, nor the command's process. The child has fds, a
+ * user namespace and credentials of its own; only memory is shared, and
+ * no probe writes any. */
 static void
 check_seccomp (CordonChecker *ck,
                char * const *arg)
 {
-  const char *probes = arg[0];
+  Probes p = { ck, arg[0] };
   pid_t pid;
-  int status = 0, bad = 0;
+  int status = 0;
 
   ck->seccomp = 1;
-  pid = fork ();
-  if (pid == 0)
-    {
-      for (unsigned i = 0; i < cordon_seccomp_n_probes; i++)
-        if (wanted (probes, cordon_checks[cordon_seccomp_probes[i].check].id))
-          bad += run_probe (ck, &cordon_seccomp_probes[i]);
-      _exit (bad);
-    }
-  if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
-    {
-      result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
-      return;
-    }
-  ck->failed += WEXITSTATUS (status);
+  pid = cordon_exec_spawn (probes_child, &p, 0);
+  if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
 }
 
 /* The settings of the fixed checks, from their spec lines. */
