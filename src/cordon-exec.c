@@ -104,6 +104,16 @@ found_on_path (const char *name)
     }
 }
 
+/* The checks' results, then `word`, in one write. */
+static void
+say_last (CordonChecker *ck,
+          CordonExecWord word)
+{
+  char text[] = { (char) word, '\n', '\0' };
+
+  cordon_checker_flush (ck, text);
+}
+
 /* FALSE (after reporting) when the sandbox is not what was promised. */
 static int
 verify (int status_fd,
@@ -126,11 +136,11 @@ verify (int status_fd,
   free (spec);
   if (ck.failed > 0)
     {
-      say (status_fd, CORDON_EXEC_FAILED, -1);
+      say_last (&ck, CORDON_EXEC_FAILED);
       return 0;
     }
   /* cordon checks this process from outside before releasing it. */
-  say (status_fd, CORDON_EXEC_WAITING, -1);
+  say_last (&ck, CORDON_EXEC_WAITING);
   while (read (go_fd, &go, 1) < 0 && errno == EINTR)
     ;
   close (go_fd);

@@ -81,6 +81,27 @@ cordon_exec_spawn (int (*fn) (void *),
   return pid;
 }
 
+void
+cordon_checker_flush (CordonChecker *ck,
+                      const char *last)
+{
+  size_t len = last != NULL ? strlen (last) : 0;
+
+  if (len > 0 && len < sizeof ck->out - ck->out_len)
+    {
+      memcpy (ck->out + ck->out_len, last, len);
+      ck->out_len += len;
+      last = NULL;
+    }
+  ck->out[ck->out_len] = '\0';
+  if (ck->out_len > 0)
+    cordon_exec_write (ck->status_fd, ck->out);
+  ck->out_len = 0;
+  if (last != NULL)
+    cordon_exec_write (ck->status_fd, last);
+}
+
+/* One result line, held in `out`. */
 static void
 result (CordonChecker *ck,
         const char *id,
@@ -89,10 +110,19 @@ result (CordonChecker *ck,
         const char *detail)
 {
   char line[1024];
+  int len = snprintf (line, sizeof line, "%c\t%s\t%s\t%d\t%s\n", (char) CORDON_EXEC_RESULT, id,
+                      ok ? CORDON_RESULT_OK : CORDON_RESULT_FAIL, err, detail != NULL ? detail : "");
 
-  snprintf (line, sizeof line, "%c\t%s\t%s\t%d\t%s\n", (char) CORDON_EXEC_RESULT, id,
-            ok ? CORDON_RESULT_OK : CORDON_RESULT_FAIL, err, detail != NULL ? detail : "");
-  cordon_exec_write (ck->status_fd, line);
+  /* A line cut short still ends the line. */
+  if (len >= (int) sizeof line)
+    {
+      len = (int) sizeof line - 1;
+      line[len - 1] = '\n';
+    }
+  if ((size_t) len >= sizeof ck->out - ck->out_len)
+    cordon_checker_flush (ck, NULL);
+  memcpy (ck->out + ck->out_len, line, (size_t) len);
+  ck->out_len += (size_t) len;
   if (!ok)
     ck->failed++;
 }

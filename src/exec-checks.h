@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The result lines a checker holds before it writes them: more than a
+ * whole run's (68 lines for trial), so that cordon reads them at once. */
+#define CORDON_CHECKER_OUT_SIZE 16384
+
 typedef struct
 {
   int status_fd;      /* results go here, one line each */
@@ -21,6 +25,8 @@ typedef struct
   unsigned long long cap_eff; /* the capabilities the policy keeps */
   int seccomp;        /* the filter is in force (spec line "seccomp") */
   int listened;       /* cordon-exec loaded it again with cordon's listener */
+  char out[CORDON_CHECKER_OUT_SIZE]; /* result lines not yet written */
+  size_t out_len;
 } CordonChecker;
 
 /* All of `text` to `fd`, across short writes and EINTR. */
@@ -38,7 +44,14 @@ pid_t cordon_exec_spawn (int (*fn) (void *),
                          void *arg,
                          size_t stack_size);
 
-/* Runs one line of the spec (its verbs: protocol.h); unknown lines fail. */
+/* The result lines held, then `last` (NULL: nothing more), in one
+ * write: one wake-up of cordon's for a whole run's results, not one a
+ * line. */
+void cordon_checker_flush (CordonChecker *ck,
+                           const char *last);
+
+/* Runs one line of the spec (its verbs: protocol.h); unknown lines fail.
+ * The results are held until a flush, or until they fill `out`. */
 void cordon_checker_run_line (CordonChecker *ck,
                               char *line);
 /* The checks every sandbox gets, whatever the spec lists. */
