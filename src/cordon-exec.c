@@ -386,9 +386,13 @@ be_init (int status_fd,
   sigaction (SIGCHLD, &dfl, &inherited);
   while (argv[argc] != NULL)
     argc++;
-  /* Room for execvp's own argv of a script without "#!" (sh, the
-   * script, the arguments) on the child's stack. */
-  child = cordon_exec_spawn (command_child, &cmd, ((size_t) argc + 3) * sizeof (char *));
+  {
+    /* Room for execvp's own argv of a script without "#!" (sh, the
+     * script, the arguments) on the child's stack. */
+    char stack[CORDON_EXEC_SPAWN_STACK + ((size_t) argc + 3) * sizeof (char *)];
+
+    child = cordon_exec_spawn (command_child, &cmd, stack, sizeof stack);
+  }
   if (child < 0)
     {
       say (status_fd, CORDON_EXEC_FORK_ERRNO, errno);

@@ -10,11 +10,11 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -53,32 +53,18 @@ cordon_exec_write (int fd,
     }
 }
 
-/* What a spawned child may use of its stack beyond what its caller asks
- * for: libc's calls (execvp's search of PATH, a buffer of PATH_MAX and
- * NAME_MAX on the stack) and their frames. Untouched pages cost nothing. */
-#define SPAWN_STACK_SLACK (64 * 1024)
-
 pid_t
 cordon_exec_spawn (int (*fn) (void *),
                    void *arg,
-                   size_t stack_size)
+                   char *stack,
+                   size_t size)
 {
-  size_t page = (size_t) sysconf (_SC_PAGESIZE);
-  size_t size = (stack_size + SPAWN_STACK_SLACK + page - 1) / page * page;
-  char *stack = mmap (NULL, size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
-  pid_t pid;
-  int saved;
+  /* The stack grows down from its end, which the ABI wants aligned. */
+  char *top = (char *) ((uintptr_t) (stack + size) & ~(uintptr_t) 15);
 
-  if (stack == MAP_FAILED)
-    return -1;
   /* No signal handler is installed in cordon-exec: none can run on this
    * stack in the child, nor in this process while the child holds it. */
-  pid = clone (fn, stack + size, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
-  saved = errno;
-  munmap (stack, size);
-  errno = saved;
-  return pid;
+  return clone (fn, top, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
 }
 
 void
@@ -551,11 +537,12 @@ check_seccomp (CordonChecker *ck,
                char * const *arg)
 {
   Probes p = { ck, arg[0] };
+  char stack[CORDON_EXEC_SPAWN_STACK];
   pid_t pid;
   int status = 0;
 
   ck->seccomp = 1;
-  pid = cordon_exec_spawn (probes_child, &p, 0);
+  pid = cordon_exec_spawn (probes_child, &p, stack, sizeof stack);
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
     result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
 }
