@@ -30,6 +30,7 @@
 #include <sys/prctl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -43,6 +44,14 @@
 
 /* From <linux/keyctl.h>; the helper needs no libkeyutils. */
 #define KEYCTL_JOIN_SESSION_KEYRING 1
+
+/* From <linux/seccomp.h> of Linux 6.6, which older headers lack. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW (4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 
 static int
 parse_fd (const char *text)
@@ -256,7 +265,15 @@ load_filters (int status_fd,
       && (insns[1] = read_filter (status_fd, size[1])) != NULL)
     {
       if ((listener = load_one (insns[0], size[0], SECCOMP_FILTER_FLAG_NEW_LISTENER)) >= 0)
-        rc = send_listener (status_fd, listener) == 0 ? 1 : -1;
+        {
+          /* The caller stopped in a refused call hands its CPU to cordon,
+           * which answers there (Linux 6.6): no wake-up of cordon on the
+           * other CPU, no wake-up of the caller back. Only how fast the
+           * answer comes: an older kernel refuses the flag, and that is
+           * all. */
+          (void) ioctl (listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+          rc = send_listener (status_fd, listener) == 0 ? 1 : -1;
+        }
       else if ((saved = errno) != EINVAL && load_one (insns[1], size[1], 0) == 0)
         {
           say (status_fd, CORDON_EXEC_UNLISTENED, saved);
