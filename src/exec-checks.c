@@ -53,6 +53,44 @@ cordon_exec_write (int fd,
     }
 }
 
+typedef struct
+{
+  int (*fn) (void *);
+  void *arg;
+  int pinned;                 /* the parent runs on one CPU until the child is done */
+  cpu_set_t cpus;             /* the CPUs it may run on otherwise */
+  int err;                    /* why the child could not run fn */
+} Spawn;
+
+/* The child, on the parent's CPU: the parent's CPUs back (the command
+ * must not inherit the pin), then fn. */
+static int
+spawn_child (void *data)
+{
+  Spawn *sp = data;
+
+  if (sp->pinned && sched_setaffinity (0, sizeof sp->cpus, &sp->cpus) != 0)
+    {
+      sp->err = errno;
+      _exit (127);
+    }
+  return sp->fn (sp->arg);
+}
+
+/* This process held to the CPU it runs on: 1, or 0 (it is not). */
+static int
+pin (Spawn *sp)
+{
+  int cpu = sched_getcpu ();
+  cpu_set_t here;
+
+  if (cpu < 0 || sched_getaffinity (0, sizeof sp->cpus, &sp->cpus) != 0)
+    return 0;
+  CPU_ZERO (&here);
+  CPU_SET (cpu, &here);
+  return sched_setaffinity (0, sizeof here, &here) == 0;
+}
+
 pid_t
 cordon_exec_spawn (int (*fn) (void *),
                    void *arg,
@@ -61,10 +99,30 @@ cordon_exec_spawn (int (*fn) (void *),
 {
   /* The stack grows down from its end, which the ABI wants aligned. */
   char *top = (char *) ((uintptr_t) (stack + size) & ~(uintptr_t) 15);
+  Spawn sp = { fn, arg, 0, { { 0 } }, 0 };
+  pid_t pid;
+  int saved;
 
+  /* The child starts where this process stops for it, on its CPU: left
+   * to the scheduler, it would often start on the other one, which has
+   * to be woken or is busy with another's work (milliseconds on a loaded
+   * guest), and this process be woken back from there. */
+  sp.pinned = pin (&sp);
   /* No signal handler is installed in cordon-exec: none can run on this
    * stack in the child, nor in this process while the child holds it. */
-  return clone (fn, top, CLONE_VM | CLONE_VFORK | SIGCHLD, arg);
+  pid = clone (spawn_child, top, CLONE_VM | CLONE_VFORK | SIGCHLD, &sp);
+  saved = errno;
+  if (sp.pinned)
+    sched_setaffinity (0, sizeof sp.cpus, &sp.cpus);
+  if (pid > 0 && sp.err != 0)
+    {
+      /* Not run as it should be: reaped here, told as a failed start. */
+      waitpid (pid, NULL, 0);
+      pid = -1;
+      saved = sp.err;
+    }
+  errno = saved;
+  return pid;
 }
 
 void
