@@ -391,15 +391,22 @@ check_cgroup (CordonChecker *ck,
               char * const *arg)
 {
   const char *id = arg[0], *leaf = arg[1], *parent = arg[2], *file = arg[3];
-  char path[4200], why[512];
+  char path[4200];
   int fd, err;
 
   /* Not at these paths, but writable elsewhere (a policy that binds the
    * host's /sys, or /, writable at another path): no cgroup file system
-   * may be mounted read-write in the sandbox at all. */
-  if (writable_cgroupfs (why, sizeof why))
+   * may be mounted read-write in the sandbox at all. One reading of the
+   * mount table for all the cgroup lines, a moment apart: nothing runs
+   * in the sandbox to mount anything but this process. */
+  if (!ck->cgroupfs_looked)
     {
-      result (ck, id, 0, 0, why);
+      writable_cgroupfs (ck->cgroupfs_why, sizeof ck->cgroupfs_why);
+      ck->cgroupfs_looked = 1;
+    }
+  if (ck->cgroupfs_why[0] != '\0')
+    {
+      result (ck, id, 0, 0, ck->cgroupfs_why);
       return;
     }
 
@@ -498,14 +505,14 @@ check_namespace (CordonChecker *ck,
   struct stat st;
 
   snprintf (path, sizeof path, "/proc/self/ns/%s", name);
-  if (stat (path, &st) != 0 && access ("/proc/self", F_OK) != 0)
-    {
-      result (ck, id, 1, 0, "no /proc inside: checked from outside");
-      return;
-    }
   if (stat (path, &st) != 0)
     {
-      result (ck, id, 0, errno, "cannot read the namespace");
+      int err = errno;
+
+      if (access ("/proc/self", F_OK) != 0)
+        result (ck, id, 1, 0, "no /proc inside: checked from outside");
+      else
+        result (ck, id, 0, err, "cannot read the namespace");
       return;
     }
   result (ck, id, (unsigned long) st.st_ino != strtoul (host_inode, NULL, 10), 0,
@@ -1038,16 +1045,47 @@ status_field (const char *status,
   snprintf (out, size, "%.*s", value != NULL ? (int) len : 0, value != NULL ? value : "");
 }
 
+/* What the checks of /proc read of this process, once for them all: it
+ * changes nothing of it meanwhile. */
+typedef struct
+{
+  char *status;               /* /proc/self/status, or NULL */
+  char self[32];              /* its entry in /proc (the /proc/self link), or "" */
+  int self_errno;             /* why there is none */
+  char mnt[64];               /* its /proc/self/ns/mnt link, or "" */
+  int mnt_errno;
+} Own;
+
+/* The link at `path` into `out`: "" (with *out_errno) when unread. */
+static void
+read_link (const char *path,
+           char *out,
+           size_t size,
+           int *out_errno)
+{
+  ssize_t n = readlink (path, out, size - 1);
+
+  *out_errno = n > 0 ? 0 : errno;
+  out[n > 0 ? n : 0] = '\0';
+}
+
+static void
+own_read (Own *own)
+{
+  own->status = cordon_proc_read (0, "status", NULL);
+  read_link ("/proc/self", own->self, sizeof own->self, &own->self_errno);
+  read_link ("/proc/self/ns/mnt", own->mnt, sizeof own->mnt, &own->mnt_errno);
+}
+
 /* CapEff and NoNewPrivs, from one reading of this process's status. */
 static void
-check_credentials (CordonChecker *ck)
+check_credentials (CordonChecker *ck,
+                   const Own *own)
 {
-  char *status = cordon_proc_read (0, "status", NULL);
   char cap[64] = "", nnp[16] = "";
 
-  status_field (status, "CapEff", cap, sizeof cap);
-  status_field (status, "NoNewPrivs", nnp, sizeof nnp);
-  free (status);
+  status_field (own->status, "CapEff", cap, sizeof cap);
+  status_field (own->status, "NoNewPrivs", nnp, sizeof nnp);
   {
     /* Exactly what the policy keeps ([capabilities] keep=), 0 by default. */
     unsigned long long eff = strtoull (cap, NULL, 16);
@@ -1114,11 +1152,11 @@ check_keyring (CordonChecker *ck)
  * a user namespace the host's processes cannot even be told apart by
  * their ns/pid: so the pid is compared, not the namespaces. */
 static void
-check_processes (CordonChecker *ck)
+check_processes (CordonChecker *ck,
+                 const Own *own)
 {
-  char self[32] = "";
   char mine[32];
-  ssize_t n;
+  int ok;
 
   if (!ck->pid_ns_new)
     return;
@@ -1127,18 +1165,18 @@ check_processes (CordonChecker *ck)
       check_outside_processes (ck);
       return;
     }
-  n = readlink ("/proc/self", self, sizeof self - 1);
-  if (n > 0)
-    self[n] = '\0';
   snprintf (mine, sizeof mine, "%d", (int) getpid ());
-  result_of (ck, CORDON_CHECK_PROCESSES, n > 0 && strcmp (self, mine) == 0, n > 0 ? 0 : errno,
-             n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
+  ok = own->self[0] != '\0' && strcmp (own->self, mine) == 0;
+  result_of (ck, CORDON_CHECK_PROCESSES, ok, own->self_errno,
+             ok ? "" : "/proc is not the sandbox's own: other processes show");
 }
 
 /* Each process /proc lists whose mount namespace can be read (one closed
  * to the sandbox, EACCES, or gone is passed over), to `visit` with
- * whether it is in `mine`, until a visit writes `detail`; there too why
- * /proc cannot be listed. */
+ * whether it is in this process's, until a visit writes `detail`; there
+ * too why /proc cannot be listed. This process itself is passed over:
+ * every visit finds it as it should be (its own namespace, its own
+ * filters). */
 typedef void (*ProcessVisit) (const char *pid,
                               int same_ns,
                               long data,
@@ -1146,7 +1184,7 @@ typedef void (*ProcessVisit) (const char *pid,
                               size_t size);
 
 static void
-walk_processes (const char *mine,
+walk_processes (const Own *own,
                 ProcessVisit visit,
                 long data,
                 char *detail,
@@ -1160,14 +1198,14 @@ walk_processes (const char *mine,
     {
       ssize_t n;
 
-      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+      if (de->d_name[0] < '0' || de->d_name[0] > '9' || strcmp (de->d_name, own->self) == 0)
         continue;
       snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
       n = readlink (path, theirs, sizeof theirs - 1);
       if (n <= 0)
         continue;
       theirs[n] = '\0';
-      visit (de->d_name, strcmp (theirs, mine) == 0, data, detail, size);
+      visit (de->d_name, strcmp (theirs, own->mnt) == 0, data, detail, size);
     }
   if (proc == NULL)
     snprintf (detail, size, "/proc cannot be listed: %s", strerror (errno));
@@ -1196,32 +1234,39 @@ visit_closed (const char *pid,
 }
 
 static void
-check_processes_closed (CordonChecker *ck)
+check_processes_closed (CordonChecker *ck,
+                        const Own *own)
 {
-  char mine[64], detail[400] = "";
-  ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
+  char detail[400] = "";
 
-  if (n <= 0)
+  if (own->mnt[0] == '\0')
     {
-      result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, 0, errno, "/proc/self/ns/mnt cannot be read");
+      result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, 0, own->mnt_errno, "/proc/self/ns/mnt cannot be read");
       return;
     }
-  mine[n] = '\0';
-  walk_processes (mine, visit_closed, 0, detail, sizeof detail);
+  walk_processes (own, visit_closed, 0, detail, sizeof detail);
   result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, detail[0] == '\0', 0, detail);
 }
 
-/* The seccomp filters /proc/PID/status counts (0: this process's), or
- * -1 where the kernel shows none (before Linux 5.9) or it is unread. */
+/* The seccomp filters a /proc/PID/status text counts, or -1 where the
+ * kernel shows none (before Linux 5.9) or it is unread (NULL). */
+static long
+filters_in (const char *status)
+{
+  char count[32] = "";
+
+  status_field (status, "Seccomp_filters", count, sizeof count);
+  return count[0] >= '0' && count[0] <= '9' ? strtol (count, NULL, 10) : -1;
+}
+
 static long
 filters_of (pid_t pid)
 {
   char *status = cordon_proc_read (pid, "status", NULL);
-  char count[32] = "";
+  long count = filters_in (status);
 
-  status_field (status, "Seccomp_filters", count, sizeof count);
   free (status);
-  return count[0] >= '0' && count[0] <= '9' ? strtol (count, NULL, 10) : -1;
+  return count;
 }
 
 /* Code inside may write the memory of a process of its uid that it can
@@ -1246,13 +1291,13 @@ visit_filtered (const char *pid,
 }
 
 static void
-check_filtered (CordonChecker *ck)
+check_filtered (CordonChecker *ck,
+                const Own *own)
 {
-  char mine[64], detail[400] = "";
-  long own = filters_of (0);
-  ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
+  char detail[400] = "";
+  long count = filters_in (own->status);
 
-  if (own < 0 || n <= 0)
+  if (count < 0 || own->mnt[0] == '\0')
     {
       /* Without a listener, the refusals are errors: no filter added
        * inside, nor a listener, can undo them. */
@@ -1261,8 +1306,7 @@ check_filtered (CordonChecker *ck)
                  : "no Seccomp_filters shown: refusals are errors, which nothing added inside undoes");
       return;
     }
-  mine[n] = '\0';
-  walk_processes (mine, visit_filtered, own, detail, sizeof detail);
+  walk_processes (own, visit_filtered, count, detail, sizeof detail);
   result_of (ck, CORDON_CHECK_FILTERED, detail[0] == '\0', 0, detail);
 }
 
@@ -1287,6 +1331,8 @@ cordon_checker_run_fixed (CordonChecker *ck,
                           const int *own_fds,
                           size_t n_own_fds)
 {
+  Own own;
+
   check_environ (ck);
   check_mount (ck);
   check_tiocsti (ck);
@@ -1321,10 +1367,12 @@ cordon_checker_run_fixed (CordonChecker *ck,
   if (ck->host_proc)
     check_cordon_unreadable (ck);
   check_fds (ck, own_fds, n_own_fds);
-  check_credentials (ck);
+  own_read (&own);
+  check_credentials (ck, &own);
   if (ck->seccomp)
-    check_filtered (ck);
-  check_processes (ck);
+    check_filtered (ck, &own);
+  check_processes (ck, &own);
   if (ck->outside_shown)
-    check_processes_closed (ck);
+    check_processes_closed (ck, &own);
+  free (own.status);
 }
