@@ -610,6 +610,10 @@ check_seccomp (CordonChecker *ck,
   pid = cordon_exec_spawn (probes_child, &p, stack, sizeof stack);
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
     result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
+  /* The results so far go to cordon now, once it has answered the
+   * probes' calls: it reads them while the checks after run, not after
+   * the last one. */
+  cordon_checker_flush (ck, NULL);
 }
 
 /* The settings of the fixed checks, from their spec lines. */
