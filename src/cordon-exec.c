@@ -362,7 +362,7 @@ typedef struct
  * It changes nothing of pid 1's but exec_errno: not dumpability, which
  * belongs to the memory they share (the exec makes the command's own
  * memory dumpable again), nor fds or signal dispositions, its own copies. */
-static int
+static void
 command_child (void *data)
 {
   Command *cmd = data;
@@ -392,7 +392,7 @@ be_init (int status_fd,
 {
   struct sigaction dfl = { .sa_handler = SIG_DFL }, inherited;
   Command cmd = { argv, status_fd, &inherited, 0 };
-  int status = 0, argc = 0, failed = -1;
+  int status = 0, failed = -1;
   pid_t child, pid;
 
   /* Not dumpable before the child: no moment when the command's code
@@ -401,15 +401,7 @@ be_init (int status_fd,
    * before wait() saw it. */
   prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
   sigaction (SIGCHLD, &dfl, &inherited);
-  while (argv[argc] != NULL)
-    argc++;
-  {
-    /* Room for execvp's own argv of a script without "#!" (sh, the
-     * script, the arguments) on the child's stack. */
-    char stack[CORDON_EXEC_SPAWN_STACK + ((size_t) argc + 3) * sizeof (char *)];
-
-    child = cordon_exec_spawn (command_child, &cmd, stack, sizeof stack);
-  }
+  child = cordon_exec_spawn (command_child, &cmd);
   if (child < 0)
     {
       say (status_fd, CORDON_EXEC_FORK_ERRNO, errno);

@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +54,7 @@ cordon_exec_write (int fd,
 
 typedef struct
 {
-  int (*fn) (void *);
+  void (*fn) (void *);
   void *arg;
   int pinned;                 /* the parent runs on one CPU until the child is done */
   cpu_set_t cpus;             /* the CPUs it may run on otherwise */
@@ -63,18 +62,29 @@ typedef struct
 } Spawn;
 
 /* The child, on the parent's CPU: the parent's CPUs back (the command
- * must not inherit the pin), then fn. */
-static int
-spawn_child (void *data)
+ * must not inherit the pin), then fn, which does not return. */
+static void
+spawn_child (Spawn *sp)
 {
-  Spawn *sp = data;
-
   if (sp->pinned && sched_setaffinity (0, sizeof sp->cpus, &sp->cpus) != 0)
     {
       sp->err = errno;
       _exit (127);
     }
-  return sp->fn (sp->arg);
+  sp->fn (sp->arg);
+  _exit (127);
+}
+
+/* vfork() in a frame of its own, which the child never returns from:
+ * nothing of the caller's is live in registers across it. */
+static pid_t __attribute__ ((noinline))
+spawn_vfork (Spawn *sp)
+{
+  pid_t pid = vfork ();
+
+  if (pid == 0)
+    spawn_child (sp);
+  return pid;
 }
 
 /* This process held to the CPU it runs on: 1, or 0 (it is not). */
@@ -92,13 +102,9 @@ pin (Spawn *sp)
 }
 
 pid_t
-cordon_exec_spawn (int (*fn) (void *),
-                   void *arg,
-                   char *stack,
-                   size_t size)
+cordon_exec_spawn (void (*fn) (void *),
+                   void *arg)
 {
-  /* The stack grows down from its end, which the ABI wants aligned. */
-  char *top = (char *) ((uintptr_t) (stack + size) & ~(uintptr_t) 15);
   Spawn sp = { fn, arg, 0, { { 0 } }, 0 };
   pid_t pid;
   int saved;
@@ -108,9 +114,9 @@ cordon_exec_spawn (int (*fn) (void *),
    * to be woken or is busy with another's work (milliseconds on a loaded
    * guest), and this process be woken back from there. */
   sp.pinned = pin (&sp);
-  /* No signal handler is installed in cordon-exec: none can run on this
-   * stack in the child, nor in this process while the child holds it. */
-  pid = clone (spawn_child, top, CLONE_VM | CLONE_VFORK | SIGCHLD, &sp);
+  /* No signal handler is installed in cordon-exec: none can run in the
+   * child on this process's stack, nor here while the child holds it. */
+  pid = spawn_vfork (&sp);
   saved = errno;
   if (sp.pinned)
     sched_setaffinity (0, sizeof sp.cpus, &sp.cpus);
@@ -581,7 +587,7 @@ typedef struct
 
 /* The probes' child: its results go to the checker the two processes
  * share (cordon_exec_spawn), its failures counted there. */
-static int
+static void
 probes_child (void *data)
 {
   Probes *p = data;
@@ -602,12 +608,11 @@ check_seccomp (CordonChecker *ck,
                char * const *arg)
 {
   Probes p = { ck, arg[0] };
-  char stack[CORDON_EXEC_SPAWN_STACK];
   pid_t pid;
   int status = 0;
 
   ck->seccomp = 1;
-  pid = cordon_exec_spawn (probes_child, &p, stack, sizeof stack);
+  pid = cordon_exec_spawn (probes_child, &p);
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
     result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
   /* The results so far go to cordon now, once it has answered the

@@ -35,24 +35,16 @@ typedef struct
 void cordon_exec_write (int fd,
                         const char *text);
 
-/* What a spawned child may use of its stack beyond what it holds
- * itself: libc's calls (execvp's search of PATH puts PATH_MAX and
- * NAME_MAX on the stack) and their frames. */
-#define CORDON_EXEC_SPAWN_STACK (64 * 1024)
-
-/* Runs `fn (arg)` in a child that shares this process's memory
- * (CLONE_VM) and runs on `stack` (`size` bytes: an array of the caller's
- * own frame, so on pages the process has touched already, not a mapping
- * of its own to fault in and unmap), and returns once the child has
- * exec'd or ended (CLONE_VFORK): its pid, to be reaped, or -1 with
- * errno. A fork() would copy the page tables first, which on a virtual
- * machine costs milliseconds, for a child that only makes a few calls
- * or execs. The child must not return into this process's frames, and
+/* Runs `fn (arg)` in a child that shares this process's memory and
+ * stack (vfork: the child's frames go below this process's, on pages it
+ * has touched already, which it does not use while it waits), and
+ * returns once the child has exec'd or ended: its pid, to be reaped, or
+ * -1 with errno. A fork() would copy the page tables first, which on a
+ * virtual machine costs milliseconds, for a child that only makes a few
+ * calls or execs. `fn` must not return (it execs or calls _exit), and
  * leaves errno (this thread's) as it left it. */
-pid_t cordon_exec_spawn (int (*fn) (void *),
-                         void *arg,
-                         char *stack,
-                         size_t size);
+pid_t cordon_exec_spawn (void (*fn) (void *),
+                         void *arg);
 
 /* The result lines held, then `last` (NULL: nothing more), in one
  * write: one wake-up of cordon's for a whole run's results, not one a
