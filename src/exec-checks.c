@@ -188,6 +188,55 @@ result_of (CordonChecker *ck,
   result (ck, cordon_checks[check].id, ok, err, detail);
 }
 
+/* The name a check gives what it tries to create (this process's pid
+ * in it), made once. */
+static const char *
+probe_name (CordonChecker *ck)
+{
+  if (ck->probe_name[0] == '\0')
+    snprintf (ck->probe_name, sizeof ck->probe_name, ".cordon-verify-%d", (int) getpid ());
+  return ck->probe_name;
+}
+
+/* Whether `name` is one of `shown`'s: "/a/b" holds a and b. */
+static int
+is_shown (const char *shown,
+          const char *name)
+{
+  size_t len = strlen (name);
+
+  for (const char *p = shown; (p = strchr (p, '/')) != NULL; p++)
+    if (strncmp (p + 1, name, len) == 0 && (p[1 + len] == '/' || p[1 + len] == '\0'))
+      return 1;
+  return 0;
+}
+
+/* The first entry of the directory open at `dir` (not "." or "..")
+ * that `shown` (see is_shown; NULL: none) does not hold, into `out`: 1,
+ * 0 when there is none, -1 with errno when the directory cannot be read
+ * to its end. */
+static int
+first_entry (int dir,
+             const char *shown,
+             char *out,
+             size_t size)
+{
+  _Alignas (struct dirent64) char buf[4096];
+  ssize_t n;
+
+  while ((n = getdents64 (dir, buf, sizeof buf)) > 0)
+    for (ssize_t at = 0; at < n; at += ((struct dirent64 *) (buf + at))->d_reclen)
+      {
+        const char *name = ((struct dirent64 *) (buf + at))->d_name;
+
+        if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0 || (shown != NULL && is_shown (shown, name)))
+          continue;
+        snprintf (out, size, "%s", name);
+        return 1;
+      }
+  return n == 0 ? 0 : -1;
+}
+
 /* connect() must fail: a masked socket is /dev/null, which refuses. A
  * real datagram or seqpacket socket answers EPROTOTYPE to a stream
  * socket, so each type is tried. */
@@ -253,39 +302,37 @@ check_secret_dir (CordonChecker *ck,
                   char * const *arg)
 {
   const char *id = arg[0], *path = arg[1];
-  DIR *dir = opendir (path);
-  struct dirent *de;
-  int entries = 0;
-  char probe[4200];
+  int dir = open (path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  char name[256];
   struct statvfs vfs;
 
-  if (dir == NULL)
+  if (dir < 0)
     {
       result (ck, id, 1, errno, "");
       return;
     }
-  while ((de = readdir (dir)) != NULL)
-    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
-      entries++;
-  closedir (dir);
-  if (entries > 0)
+  /* The rest through the directory opened, not by its path again. */
+  switch (first_entry (dir, NULL, name, sizeof name))
     {
+    case 1:
       result (ck, id, 0, 0, "has entries");
-      return;
+      break;
+    case -1:
+      result (ck, id, 0, errno, "cannot be listed");
+      break;
+    default:
+      if (fstatvfs (dir, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+        result (ck, id, 0, 0, "not mounted read-only");
+      else if (mkdirat (dir, probe_name (ck), 0700) == 0)
+        {
+          unlinkat (dir, probe_name (ck), AT_REMOVEDIR);
+          result (ck, id, 0, 0, "writable");
+        }
+      else
+        result (ck, id, 1, errno, "");
+      break;
     }
-  if (statvfs (path, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
-    {
-      result (ck, id, 0, 0, "not mounted read-only");
-      return;
-    }
-  snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", path, (int) getpid ());
-  if (mkdir (probe, 0700) == 0)
-    {
-      rmdir (probe);
-      result (ck, id, 0, 0, "writable");
-      return;
-    }
-  result (ck, id, 1, errno, "");
+  close (dir);
 }
 
 /* Outside the writable paths, no file can be created: the mount itself
@@ -320,8 +367,7 @@ check_read_only (CordonChecker *ck,
       result (ck, id, 1, errno, "");
       return;
     }
-  snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", strcmp (path, "/") == 0 ? "" : path,
-            (int) getpid ());
+  snprintf (probe, sizeof probe, "%s/%s", strcmp (path, "/") == 0 ? "" : path, probe_name (ck));
   fd = open (probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd >= 0)
     {
@@ -349,7 +395,7 @@ check_pinned (CordonChecker *ck,
       result (ck, id, 0, errno, "is missing");
       return;
     }
-  snprintf (aside, sizeof aside, "%s.cordon-verify-%d", path, (int) getpid ());
+  snprintf (aside, sizeof aside, "%s%s", path, probe_name (ck));
   if (rename (path, aside) == 0)
     {
       (void) rename (aside, path);
@@ -666,50 +712,67 @@ set_capeff (CordonChecker *ck,
   ck->cap_eff = strtoull (arg[0], NULL, 16);
 }
 
-/* Whether `name` is one of `shown`'s: "/a/b" holds a and b. */
-static int
-is_shown (const char *shown,
-          const char *name)
-{
-  size_t len = strlen (name);
-
-  for (const char *p = shown; (p = strchr (p, '/')) != NULL; p++)
-    if (strncmp (p + 1, name, len) == 0 && (p[1 + len] == '/' || p[1 + len] == '\0'))
-      return 1;
-  return 0;
-}
-
 /* A hidden directory: none of the host's entries shows, only the mount
  * points of what the policy binds below it, and nothing can be created
  * there (the probe of check_read_only). */
+/* The attempt of check_read_only on a directory open at `dir`: its
+ * mount read-only, and no file can be created in it. */
+static void
+read_only_dir (CordonChecker *ck,
+               const char *id,
+               int dir)
+{
+  struct statvfs vfs;
+  int fd;
+
+  if (fstatvfs (dir, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+    {
+      result (ck, id, 0, 0, "not mounted read-only");
+      return;
+    }
+  fd = openat (dir, probe_name (ck), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0)
+    {
+      close (fd);
+      unlinkat (dir, probe_name (ck), 0);
+      result (ck, id, 0, 0, "a file could be created");
+      return;
+    }
+  result (ck, id, 1, errno, "");
+}
+
 static void
 check_hidden (CordonChecker *ck,
               char * const *arg)
 {
   const char *id = arg[0], *path = arg[1], *shown = arg[2];
-  DIR *dir = opendir (path);
-  struct dirent *de;
-  char detail[320];
+  int dir = open (path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  char name[256], detail[320];
 
-  if (dir == NULL)
+  if (dir < 0)
     {
       result (ck, id, 0, errno, "cannot be listed");
       return;
     }
-  while ((de = readdir (dir)) != NULL)
-    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && !is_shown (shown, de->d_name))
-      {
-        snprintf (detail, sizeof detail, "shows %.255s, which the policy does not bind", de->d_name);
-        /* A name is the host's: no tab or newline may end the line early. */
-        for (char *c = detail; *c != '\0'; c++)
-          if ((unsigned char) *c < 0x20 || *c == 0x7f)
-            *c = '?';
-        closedir (dir);
-        result (ck, id, 0, 0, detail);
-        return;
-      }
-  closedir (dir);
-  check_read_only (ck, arg);
+  /* The rest through the directory opened, not by its path again. */
+  switch (first_entry (dir, shown, name, sizeof name))
+    {
+    case 1:
+      snprintf (detail, sizeof detail, "shows %.255s, which the policy does not bind", name);
+      /* A name is the host's: no tab or newline may end the line early. */
+      for (char *c = detail; *c != '\0'; c++)
+        if ((unsigned char) *c < 0x20 || *c == 0x7f)
+          *c = '?';
+      result (ck, id, 0, 0, detail);
+      break;
+    case -1:
+      result (ck, id, 0, errno, "cannot be listed");
+      break;
+    default:
+      read_only_dir (ck, id, dir);
+      break;
+    }
+  close (dir);
 }
 
 /* What each verb of the spec does, given the fields after it. */

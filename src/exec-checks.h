@@ -25,6 +25,7 @@ typedef struct
   unsigned long long cap_eff; /* the capabilities the policy keeps */
   int seccomp;        /* the filter is in force (spec line "seccomp") */
   int listened;       /* cordon-exec loaded it again with cordon's listener */
+  char probe_name[32];          /* ".cordon-verify-PID", what the checks try to create */
   int cgroupfs_looked;          /* mountinfo was read for the cgroup lines */
   char cgroupfs_why[320];       /* what it shows of a writable cgroup file system, or "" */
   char out[CORDON_CHECKER_OUT_SIZE]; /* result lines not yet written */
