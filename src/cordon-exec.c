@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ static int
 found_on_path (const char *name)
 {
   const char *path = getenv ("PATH");
+  char candidate[PATH_MAX];
   struct stat st;
 
   if (strchr (name, '/') != NULL)
@@ -96,16 +98,13 @@ found_on_path (const char *name)
   for (const char *p = path != NULL ? path : "/bin:/usr/bin"; ; p++)
     {
       const char *end = strchrnul (p, ':');
-      size_t len = (size_t) (end - p);
-      char *candidate = malloc (len + strlen (name) + 2);
-      int found;
+      int len = (int) (end - p);
 
-      if (candidate == NULL)
-        return 1;
-      snprintf (candidate, len + strlen (name) + 2, "%.*s%s%s", (int) len, p, len > 0 ? "/" : "", name);
-      found = stat (candidate, &st) == 0;
-      free (candidate);
-      if (found)
+      /* One longer than a path can be is not there. No malloc: this
+       * runs in the command's child, on pid 1's memory. */
+      if (snprintf (candidate, sizeof candidate, "%.*s%s%s", len, p, len > 0 ? "/" : "", name)
+          < (int) sizeof candidate
+          && stat (candidate, &st) == 0)
         return 1;
       if (*end == '\0')
         return 0;
@@ -354,14 +353,15 @@ typedef struct
   char **argv;
   int status_fd;
   const struct sigaction *sigchld;   /* SIGCHLD as cordon-exec inherited it */
-  int exec_errno;                    /* why the exec failed; 0 while it has not */
 } Command;
 
 /* The command's process, in a child that shares pid 1's memory while pid
- * 1 waits (cordon_exec_spawn): SIGCHLD as inherited, "R", the command.
- * It changes nothing of pid 1's but exec_errno: not dumpability, which
- * belongs to the memory they share (the exec makes the command's own
- * memory dumpable again), nor fds or signal dispositions, its own copies. */
+ * 1 waits (cordon_exec_spawn): SIGCHLD as inherited, "R", the command,
+ * or "E<errno>" and 127 or 126. It changes nothing of pid 1's: not
+ * dumpability, which belongs to the memory they share (the exec makes
+ * the command's own memory dumpable again), nor fds or signal
+ * dispositions, its own copies. It tells all it has to tell itself, so
+ * it does as well as a fork's child (valgrind runs it as one). */
 static void
 command_child (void *data)
 {
@@ -370,8 +370,7 @@ command_child (void *data)
   sigaction (SIGCHLD, cmd->sigchld, NULL);
   say (cmd->status_fd, CORDON_EXEC_RUNNING, -1);
   execvp (cmd->argv[0], cmd->argv);
-  cmd->exec_errno = errno != 0 ? errno : ENOEXEC;
-  _exit (127);
+  _exit (exec_failed (cmd->status_fd, cmd->argv[0], errno));
 }
 
 /* As the sandbox's pid 1, in place of bwrap's own init, which would be
@@ -384,15 +383,15 @@ command_child (void *data)
  * memory and fds closed to the sandbox), reaps every process left to it
  * and ends as the command ended: its status, or 128+N for a signal N, as
  * bwrap's init and a shell say, and the kernel then kills whatever the
- * command left behind; a command that could not be exec'd ends it with
- * "E<errno>" and 127 or 126. */
+ * command left behind (127 or 126 from a command that could not be
+ * exec'd). */
 static int
 be_init (int status_fd,
          char **argv)
 {
   struct sigaction dfl = { .sa_handler = SIG_DFL }, inherited;
-  Command cmd = { argv, status_fd, &inherited, 0 };
-  int status = 0, failed = -1;
+  Command cmd = { argv, status_fd, &inherited };
+  int status = 0;
   pid_t child, pid;
 
   /* Not dumpable before the child: no moment when the command's code
@@ -407,15 +406,10 @@ be_init (int status_fd,
       say (status_fd, CORDON_EXEC_FORK_ERRNO, errno);
       return 125;
     }
-  /* The child has exec'd the command, or failed to and ended. */
-  if (cmd.exec_errno != 0)
-    failed = exec_failed (status_fd, argv[0], cmd.exec_errno);
   close_range (0, ~0U, 0);
   while ((pid = wait (&status)) != child)
     if (pid < 0 && errno != EINTR)
       _exit (125);
-  if (failed >= 0)
-    _exit (failed);
   _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
 }
 
