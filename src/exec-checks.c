@@ -631,9 +631,11 @@ typedef struct
   const char *probes;         /* the spec's list */
 } Probes;
 
-/* The probes' child: it writes its results itself and ends with the
- * number that failed, as a fork's child would (valgrind runs it as one);
- * its parent holds none when it starts. */
+/* The probes' child: it writes its results itself (and those its parent
+ * held: cordon reads them all while the checks after run) and ends with
+ * the number that failed, as a fork's child would (valgrind runs it as
+ * one; the lines its parent held it then writes twice, and a result
+ * given twice keeps its worse outcome). */
 static void
 probes_child (void *data)
 {
@@ -651,8 +653,7 @@ probes_child (void *data)
  * effect (a new user namespace, an open socket) must not change what the
  * later checks see, nor the command's process. The child has fds, a
  * user namespace and credentials of its own; only memory is shared, and
- * no probe writes any but the child's own results. Those held so far are
- * written first: cordon reads them while the child starts. */
+ * no probe writes any but the results. */
 static void
 check_seccomp (CordonChecker *ck,
                char * const *arg)
@@ -662,7 +663,6 @@ check_seccomp (CordonChecker *ck,
   pid_t pid;
 
   ck->seccomp = 1;
-  cordon_checker_flush (ck, NULL);
   pid = cordon_exec_spawn (probes_child, &p);
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
     result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
