@@ -857,32 +857,31 @@ check_environ (CordonChecker *ck)
 }
 
 /* Does a NUL-separated file hold an entry (a value after '=' when
- * `after_eq`) whose digest is one of a dropped variable's value? */
+ * `after_eq`) whose digest is one of a dropped variable's value? All of
+ * it is read, whatever its size, into memory malloc reuses (a static
+ * buffer was a page to fault in, and cut the file at 1 MB). */
 static int
 file_holds_digest (CordonChecker *ck,
                    const char *path,
                    int after_eq)
 {
-  static char buf[1 << 20];
   int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t n, total = 0;
+  size_t len = 0;
+  char *text = fd >= 0 ? cordon_read_fd_whole (fd, (size_t) -1, &len) : NULL;
+  int found = 0;
 
-  if (fd < 0)
-    return 0;
-  while (total < (ssize_t) sizeof buf - 1 && (n = read (fd, buf + total, sizeof buf - 1 - (size_t) total)) > 0)
-    total += n;
-  close (fd);
-  buf[total] = '\0';
-  for (char *p = buf; p < buf + total; p += strlen (p) + 1)
+  if (fd >= 0)
+    close (fd);
+  for (char *p = text; p != NULL && p < text + len && !found; p += strlen (p) + 1)
     {
       char *value = after_eq && strchr (p, '=') != NULL ? strchr (p, '=') + 1 : p;
       char hex[65];
 
       cordon_sha256_hex (value, strlen (value), hex);
-      if (listed (ck->digests, ck->n_digests, hex))
-        return 1;
+      found = listed (ck->digests, ck->n_digests, hex);
     }
-  return 0;
+  free (text);
+  return found;
 }
 
 /* TRUE when process `pid` (a /proc entry) is in this process's pid
