@@ -714,9 +714,6 @@ set_capeff (CordonChecker *ck,
   ck->cap_eff = strtoull (arg[0], NULL, 16);
 }
 
-/* A hidden directory: none of the host's entries shows, only the mount
- * points of what the policy binds below it, and nothing can be created
- * there (the probe of check_read_only). */
 /* The attempt of check_read_only on a directory open at `dir`: its
  * mount read-only, and no file can be created in it. */
 static void
@@ -743,6 +740,9 @@ read_only_dir (CordonChecker *ck,
   result (ck, id, 1, errno, "");
 }
 
+/* A hidden directory: none of the host's entries shows, only the mount
+ * points of what the policy binds below it, and nothing can be created
+ * there (the probe of check_read_only). */
 static void
 check_hidden (CordonChecker *ck,
               char * const *arg)
