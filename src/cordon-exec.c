@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include <sys/prctl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -43,6 +45,14 @@
 
 /* From <linux/keyctl.h>; the helper needs no libkeyutils. */
 #define KEYCTL_JOIN_SESSION_KEYRING 1
+
+/* From <linux/seccomp.h> of Linux 6.6, which older headers lack. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW (4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 
 static int
 parse_fd (const char *text)
@@ -80,6 +90,7 @@ static int
 found_on_path (const char *name)
 {
   const char *path = getenv ("PATH");
+  char candidate[PATH_MAX];
   struct stat st;
 
   if (strchr (name, '/') != NULL)
@@ -87,21 +98,28 @@ found_on_path (const char *name)
   for (const char *p = path != NULL ? path : "/bin:/usr/bin"; ; p++)
     {
       const char *end = strchrnul (p, ':');
-      size_t len = (size_t) (end - p);
-      char *candidate = malloc (len + strlen (name) + 2);
-      int found;
+      int len = (int) (end - p);
 
-      if (candidate == NULL)
-        return 1;
-      snprintf (candidate, len + strlen (name) + 2, "%.*s%s%s", (int) len, p, len > 0 ? "/" : "", name);
-      found = stat (candidate, &st) == 0;
-      free (candidate);
-      if (found)
+      /* One longer than a path can be is not there. No malloc: this
+       * runs in the command's child, on pid 1's memory. */
+      if (snprintf (candidate, sizeof candidate, "%.*s%s%s", len, p, len > 0 ? "/" : "", name)
+          < (int) sizeof candidate
+          && stat (candidate, &st) == 0)
         return 1;
       if (*end == '\0')
         return 0;
       p = end;
     }
+}
+
+/* The checks' results, then `word`, in one write. */
+static void
+say_last (CordonChecker *ck,
+          CordonExecWord word)
+{
+  char text[] = { (char) word, '\n', '\0' };
+
+  cordon_checker_flush (ck, text);
 }
 
 /* FALSE (after reporting) when the sandbox is not what was promised. */
@@ -126,11 +144,11 @@ verify (int status_fd,
   free (spec);
   if (ck.failed > 0)
     {
-      say (status_fd, CORDON_EXEC_FAILED, -1);
+      say_last (&ck, CORDON_EXEC_FAILED);
       return 0;
     }
   /* cordon checks this process from outside before releasing it. */
-  say (status_fd, CORDON_EXEC_WAITING, -1);
+  say_last (&ck, CORDON_EXEC_WAITING);
   while (read (go_fd, &go, 1) < 0 && errno == EINTR)
     ;
   close (go_fd);
@@ -246,7 +264,15 @@ load_filters (int status_fd,
       && (insns[1] = read_filter (status_fd, size[1])) != NULL)
     {
       if ((listener = load_one (insns[0], size[0], SECCOMP_FILTER_FLAG_NEW_LISTENER)) >= 0)
-        rc = send_listener (status_fd, listener) == 0 ? 1 : -1;
+        {
+          /* The caller stopped in a refused call hands its CPU to cordon,
+           * which answers there (Linux 6.6): no wake-up of cordon on the
+           * other CPU, no wake-up of the caller back. Only how fast the
+           * answer comes: an older kernel refuses the flag, and that is
+           * all. */
+          (void) ioctl (listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+          rc = send_listener (status_fd, listener) == 0 ? 1 : -1;
+        }
       else if ((saved = errno) != EINVAL && load_one (insns[1], size[1], 0) == 0)
         {
           say (status_fd, CORDON_EXEC_UNLISTENED, saved);
@@ -309,40 +335,76 @@ set_up (int status_fd,
   return 1;
 }
 
+/* After execvp of `name` failed with `err`: "E<errno>", and the status
+ * a shell gives, 127 (not found) or 126. */
+static int
+exec_failed (int status_fd,
+             const char *name,
+             int err)
+{
+  if (err == EACCES && !found_on_path (name))
+    err = ENOENT;
+  say (status_fd, CORDON_EXEC_EXEC_ERRNO, err);
+  return err == ENOENT || err == ENOTDIR ? 127 : 126;
+}
+
+typedef struct
+{
+  char **argv;
+  int status_fd;
+  const struct sigaction *sigchld;   /* SIGCHLD as cordon-exec inherited it */
+} Command;
+
+/* The command's process, in a child that shares pid 1's memory while pid
+ * 1 waits (cordon_exec_spawn): SIGCHLD as inherited, "R", the command,
+ * or "E<errno>" and 127 or 126. It changes nothing of pid 1's: not
+ * dumpability, which belongs to the memory they share (the exec makes
+ * the command's own memory dumpable again), nor fds or signal
+ * dispositions, its own copies. It tells all it has to tell itself, so
+ * it does as well as a fork's child (valgrind runs it as one). */
+static void
+command_child (void *data)
+{
+  Command *cmd = data;
+
+  sigaction (SIGCHLD, cmd->sigchld, NULL);
+  say (cmd->status_fd, CORDON_EXEC_RUNNING, -1);
+  execvp (cmd->argv[0], cmd->argv);
+  _exit (exec_failed (cmd->status_fd, cmd->argv[0], errno));
+}
+
 /* As the sandbox's pid 1, in place of bwrap's own init, which would be
  * the one process inside without cordon-exec's filter, rlimits and
  * keyring: code inside may write the memory of a process of its uid,
  * and a listener of its own loaded there would answer the refusals of
  * the profile's with "continue". So this process has all of them before
- * it forks; the child (0) goes on to the command. The parent returns
- * only on a failed fork (-1); else it keeps nothing open, is made
- * undumpable (its memory and fds closed to the sandbox), reaps every
- * process left to it and ends as the command ended: its status, or 128+N
- * for a signal N, as bwrap's init and a shell say, and the kernel then
- * kills whatever the command left behind. */
+ * the command's starts, in a child. It returns only when there is no
+ * child ("F<errno>"); else it keeps nothing open, is undumpable (its
+ * memory and fds closed to the sandbox), reaps every process left to it
+ * and ends as the command ended: its status, or 128+N for a signal N, as
+ * bwrap's init and a shell say, and the kernel then kills whatever the
+ * command left behind (127 or 126 from a command that could not be
+ * exec'd). */
 static int
-be_init (int status_fd)
+be_init (int status_fd,
+         char **argv)
 {
   struct sigaction dfl = { .sa_handler = SIG_DFL }, inherited;
+  Command cmd = { argv, status_fd, &inherited };
   int status = 0;
   pid_t child, pid;
 
-  /* Not dumpable before the fork: no moment when the child's code could
-   * open this process's memory (exec makes the command dumpable again).
-   * SIGCHLD at its default here, as inherited in the command: ignored,
-   * the kernel would reap the command before wait() saw it. */
+  /* Not dumpable before the child: no moment when the command's code
+   * could open this process's memory. SIGCHLD at its default here, as
+   * inherited in the command: ignored, the kernel would reap the command
+   * before wait() saw it. */
   prctl (PR_SET_DUMPABLE, 0, 0, 0, 0);
   sigaction (SIGCHLD, &dfl, &inherited);
-  if ((child = fork ()) == 0)
-    {
-      sigaction (SIGCHLD, &inherited, NULL);
-      prctl (PR_SET_DUMPABLE, 1, 0, 0, 0);
-      return 0;
-    }
+  child = cordon_exec_spawn (command_child, &cmd);
   if (child < 0)
     {
       say (status_fd, CORDON_EXEC_FORK_ERRNO, errno);
-      return -1;
+      return 125;
     }
   close_range (0, ~0U, 0);
   while ((pid = wait (&status)) != child)
@@ -357,7 +419,7 @@ main (int argc,
 {
   int status_fd, spec_fd = -1, go_fd = -1, first = 2;
   const char *notify = NULL;
-  int saved, listened = 0;
+  int listened = 0;
 
   if (argc < 3 || (status_fd = parse_fd (argv[1])) < 0)
     {
@@ -396,13 +458,9 @@ main (int argc,
     return 125;
   /* The pid namespace's init (bwrap --as-pid-1): the command runs in a
    * child, this process only reaps. */
-  if (getpid () == 1 && be_init (status_fd) != 0)
-    return 125;
+  if (getpid () == 1)
+    return be_init (status_fd, argv + first);
   say (status_fd, CORDON_EXEC_RUNNING, -1);
   execvp (argv[first], argv + first);
-  saved = errno;
-  if (saved == EACCES && !found_on_path (argv[first]))
-    saved = ENOENT;
-  say (status_fd, CORDON_EXEC_EXEC_ERRNO, saved);
-  return saved == ENOENT || saved == ENOTDIR ? 127 : 126;
+  return exec_failed (status_fd, argv[first], errno);
 }

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,106 @@ cordon_exec_write (int fd,
     }
 }
 
+typedef struct
+{
+  void (*fn) (void *);
+  void *arg;
+  int pinned;                 /* the parent runs on one CPU until the child is done */
+  cpu_set_t cpus;             /* the CPUs it may run on otherwise */
+  int err;                    /* why the child could not run fn */
+} Spawn;
+
+/* The child, on the parent's CPU: the parent's CPUs back (the command
+ * must not inherit the pin), then fn, which does not return. */
+static void
+spawn_child (Spawn *sp)
+{
+  if (sp->pinned && sched_setaffinity (0, sizeof sp->cpus, &sp->cpus) != 0)
+    {
+      sp->err = errno;
+      _exit (127);
+    }
+  sp->fn (sp->arg);
+  _exit (127);
+}
+
+/* vfork() in a frame of its own, which the child never returns from:
+ * nothing of the caller's is live in registers across it. */
+static pid_t __attribute__ ((noinline))
+spawn_vfork (Spawn *sp)
+{
+  pid_t pid = vfork ();
+
+  if (pid == 0)
+    spawn_child (sp);
+  return pid;
+}
+
+/* This process held to the CPU it runs on: 1, or 0 (it is not). */
+static int
+pin (Spawn *sp)
+{
+  int cpu = sched_getcpu ();
+  cpu_set_t here;
+
+  if (cpu < 0 || sched_getaffinity (0, sizeof sp->cpus, &sp->cpus) != 0)
+    return 0;
+  CPU_ZERO (&here);
+  CPU_SET (cpu, &here);
+  return sched_setaffinity (0, sizeof here, &here) == 0;
+}
+
+pid_t
+cordon_exec_spawn (void (*fn) (void *),
+                   void *arg)
+{
+  Spawn sp = { fn, arg, 0, { { 0 } }, 0 };
+  pid_t pid;
+  int saved;
+
+  /* The child starts where this process stops for it, on its CPU: left
+   * to the scheduler, it would often start on the other one, which has
+   * to be woken or is busy with another's work (milliseconds on a loaded
+   * guest), and this process be woken back from there. */
+  sp.pinned = pin (&sp);
+  /* No signal handler is installed in cordon-exec: none can run in the
+   * child on this process's stack, nor here while the child holds it. */
+  pid = spawn_vfork (&sp);
+  saved = errno;
+  if (sp.pinned)
+    sched_setaffinity (0, sizeof sp.cpus, &sp.cpus);
+  if (pid > 0 && sp.err != 0)
+    {
+      /* Not run as it should be: reaped here, told as a failed start. */
+      waitpid (pid, NULL, 0);
+      pid = -1;
+      saved = sp.err;
+    }
+  errno = saved;
+  return pid;
+}
+
+void
+cordon_checker_flush (CordonChecker *ck,
+                      const char *last)
+{
+  size_t len = last != NULL ? strlen (last) : 0;
+
+  if (len > 0 && len < sizeof ck->out - ck->out_len)
+    {
+      memcpy (ck->out + ck->out_len, last, len);
+      ck->out_len += len;
+      last = NULL;
+    }
+  ck->out[ck->out_len] = '\0';
+  if (ck->out_len > 0)
+    cordon_exec_write (ck->status_fd, ck->out);
+  ck->out_len = 0;
+  if (last != NULL)
+    cordon_exec_write (ck->status_fd, last);
+}
+
+/* One result line, held in `out`. */
 static void
 result (CordonChecker *ck,
         const char *id,
@@ -58,10 +159,19 @@ result (CordonChecker *ck,
         const char *detail)
 {
   char line[1024];
+  int len = snprintf (line, sizeof line, "%c\t%s\t%s\t%d\t%s\n", (char) CORDON_EXEC_RESULT, id,
+                      ok ? CORDON_RESULT_OK : CORDON_RESULT_FAIL, err, detail != NULL ? detail : "");
 
-  snprintf (line, sizeof line, "%c\t%s\t%s\t%d\t%s\n", (char) CORDON_EXEC_RESULT, id,
-            ok ? CORDON_RESULT_OK : CORDON_RESULT_FAIL, err, detail != NULL ? detail : "");
-  cordon_exec_write (ck->status_fd, line);
+  /* A line cut short still ends the line. */
+  if (len >= (int) sizeof line)
+    {
+      len = (int) sizeof line - 1;
+      line[len - 1] = '\n';
+    }
+  if ((size_t) len >= sizeof ck->out - ck->out_len)
+    cordon_checker_flush (ck, NULL);
+  memcpy (ck->out + ck->out_len, line, (size_t) len);
+  ck->out_len += (size_t) len;
   if (!ok)
     ck->failed++;
 }
@@ -75,6 +185,55 @@ result_of (CordonChecker *ck,
            const char *detail)
 {
   result (ck, cordon_checks[check].id, ok, err, detail);
+}
+
+/* The name a check gives what it tries to create (this process's pid
+ * in it), made once. */
+static const char *
+probe_name (CordonChecker *ck)
+{
+  if (ck->probe_name[0] == '\0')
+    snprintf (ck->probe_name, sizeof ck->probe_name, ".cordon-verify-%d", (int) getpid ());
+  return ck->probe_name;
+}
+
+/* Whether `name` is one of `shown`'s: "/a/b" holds a and b. */
+static int
+is_shown (const char *shown,
+          const char *name)
+{
+  size_t len = strlen (name);
+
+  for (const char *p = shown; (p = strchr (p, '/')) != NULL; p++)
+    if (strncmp (p + 1, name, len) == 0 && (p[1 + len] == '/' || p[1 + len] == '\0'))
+      return 1;
+  return 0;
+}
+
+/* The first entry of the directory open at `dir` (not "." or "..")
+ * that `shown` (see is_shown; NULL: none) does not hold, into `out`: 1,
+ * 0 when there is none, -1 with errno when the directory cannot be read
+ * to its end. */
+static int
+first_entry (int dir,
+             const char *shown,
+             char *out,
+             size_t size)
+{
+  _Alignas (struct dirent64) char buf[4096];
+  ssize_t n;
+
+  while ((n = getdents64 (dir, buf, sizeof buf)) > 0)
+    for (ssize_t at = 0; at < n; at += ((struct dirent64 *) (buf + at))->d_reclen)
+      {
+        const char *name = ((struct dirent64 *) (buf + at))->d_name;
+
+        if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0 || (shown != NULL && is_shown (shown, name)))
+          continue;
+        snprintf (out, size, "%s", name);
+        return 1;
+      }
+  return n == 0 ? 0 : -1;
 }
 
 /* connect() must fail: a masked socket is /dev/null, which refuses. A
@@ -142,39 +301,37 @@ check_secret_dir (CordonChecker *ck,
                   char * const *arg)
 {
   const char *id = arg[0], *path = arg[1];
-  DIR *dir = opendir (path);
-  struct dirent *de;
-  int entries = 0;
-  char probe[4200];
+  int dir = open (path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  char name[256];
   struct statvfs vfs;
 
-  if (dir == NULL)
+  if (dir < 0)
     {
       result (ck, id, 1, errno, "");
       return;
     }
-  while ((de = readdir (dir)) != NULL)
-    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0)
-      entries++;
-  closedir (dir);
-  if (entries > 0)
+  /* The rest through the directory opened, not by its path again. */
+  switch (first_entry (dir, NULL, name, sizeof name))
     {
+    case 1:
       result (ck, id, 0, 0, "has entries");
-      return;
+      break;
+    case -1:
+      result (ck, id, 0, errno, "cannot be listed");
+      break;
+    default:
+      if (fstatvfs (dir, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+        result (ck, id, 0, 0, "not mounted read-only");
+      else if (mkdirat (dir, probe_name (ck), 0700) == 0)
+        {
+          unlinkat (dir, probe_name (ck), AT_REMOVEDIR);
+          result (ck, id, 0, 0, "writable");
+        }
+      else
+        result (ck, id, 1, errno, "");
+      break;
     }
-  if (statvfs (path, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
-    {
-      result (ck, id, 0, 0, "not mounted read-only");
-      return;
-    }
-  snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", path, (int) getpid ());
-  if (mkdir (probe, 0700) == 0)
-    {
-      rmdir (probe);
-      result (ck, id, 0, 0, "writable");
-      return;
-    }
-  result (ck, id, 1, errno, "");
+  close (dir);
 }
 
 /* Outside the writable paths, no file can be created: the mount itself
@@ -209,8 +366,7 @@ check_read_only (CordonChecker *ck,
       result (ck, id, 1, errno, "");
       return;
     }
-  snprintf (probe, sizeof probe, "%s/.cordon-verify-%d", strcmp (path, "/") == 0 ? "" : path,
-            (int) getpid ());
+  snprintf (probe, sizeof probe, "%s/%s", strcmp (path, "/") == 0 ? "" : path, probe_name (ck));
   fd = open (probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd >= 0)
     {
@@ -238,7 +394,7 @@ check_pinned (CordonChecker *ck,
       result (ck, id, 0, errno, "is missing");
       return;
     }
-  snprintf (aside, sizeof aside, "%s.cordon-verify-%d", path, (int) getpid ());
+  snprintf (aside, sizeof aside, "%s%s", path, probe_name (ck));
   if (rename (path, aside) == 0)
     {
       (void) rename (aside, path);
@@ -286,15 +442,22 @@ check_cgroup (CordonChecker *ck,
               char * const *arg)
 {
   const char *id = arg[0], *leaf = arg[1], *parent = arg[2], *file = arg[3];
-  char path[4200], why[512];
+  char path[4200];
   int fd, err;
 
   /* Not at these paths, but writable elsewhere (a policy that binds the
    * host's /sys, or /, writable at another path): no cgroup file system
-   * may be mounted read-write in the sandbox at all. */
-  if (writable_cgroupfs (why, sizeof why))
+   * may be mounted read-write in the sandbox at all. One reading of the
+   * mount table for all the cgroup lines, a moment apart: nothing runs
+   * in the sandbox to mount anything but this process. */
+  if (!ck->cgroupfs_looked)
     {
-      result (ck, id, 0, 0, why);
+      writable_cgroupfs (ck->cgroupfs_why, sizeof ck->cgroupfs_why);
+      ck->cgroupfs_looked = 1;
+    }
+  if (ck->cgroupfs_why[0] != '\0')
+    {
+      result (ck, id, 0, 0, ck->cgroupfs_why);
       return;
     }
 
@@ -393,14 +556,14 @@ check_namespace (CordonChecker *ck,
   struct stat st;
 
   snprintf (path, sizeof path, "/proc/self/ns/%s", name);
-  if (stat (path, &st) != 0 && access ("/proc/self", F_OK) != 0)
-    {
-      result (ck, id, 1, 0, "no /proc inside: checked from outside");
-      return;
-    }
   if (stat (path, &st) != 0)
     {
-      result (ck, id, 0, errno, "cannot read the namespace");
+      int err = errno;
+
+      if (access ("/proc/self", F_OK) != 0)
+        result (ck, id, 1, 0, "no /proc inside: checked from outside");
+      else
+        result (ck, id, 0, err, "cannot read the namespace");
       return;
     }
   result (ck, id, (unsigned long) st.st_ino != strtoul (host_inode, NULL, 10), 0,
@@ -421,7 +584,7 @@ add_to (char ***list,
 /* A call the filter blocks, attempted for real: the errno must be the
  * filter's. Without the filter it would succeed or fail otherwise (a new
  * user namespace, a packet socket, ENOTTY from a plain ioctl). */
-static int
+static void
 expect_errno (CordonChecker *ck,
               CordonCheckId check,
               long rc,
@@ -433,7 +596,6 @@ expect_errno (CordonChecker *ck,
   snprintf (detail, sizeof detail, "expected errno %d, got %s %ld", want,
             rc >= 0 ? "a result of" : "errno", rc >= 0 ? rc : (long) errno);
   result_of (ck, check, ok, rc < 0 ? errno : 0, ok ? "" : detail);
-  return !ok;
 }
 
 /* Whether probe `id` is in the comma-separated list cordon asked for. */
@@ -449,8 +611,8 @@ wanted (const char *list,
   return 0;
 }
 
-/* One probe of seccomp-probes.c, reported: 1 when it failed. */
-static int
+/* One probe of seccomp-probes.c, reported. */
+static void
 run_probe (CordonChecker *ck,
            const CordonSeccompProbe *probe)
 {
@@ -459,35 +621,52 @@ run_probe (CordonChecker *ck,
 
   cordon_seccomp_probe_run (probe, &rc, &err, &want);
   errno = err;
-  return expect_errno (ck, probe->check, rc, want);
+  expect_errno (ck, probe->check, rc, want);
+}
+
+typedef struct
+{
+  CordonChecker *ck;
+  const char *probes;         /* the spec's list */
+} Probes;
+
+/* The probes' child: it writes its results itself (and those its parent
+ * held: cordon reads them all while the checks after run) and ends with
+ * the number that failed, as a fork's child would (valgrind runs it as
+ * one; the lines its parent held it then writes twice, and a result
+ * given twice keeps its worse outcome). */
+static void
+probes_child (void *data)
+{
+  Probes *p = data;
+  int failed = p->ck->failed;
+
+  for (unsigned i = 0; i < cordon_seccomp_n_probes; i++)
+    if (wanted (p->probes, cordon_checks[cordon_seccomp_probes[i].check].id))
+      run_probe (p->ck, &cordon_seccomp_probes[i]);
+  cordon_checker_flush (p->ck, NULL);
+  _exit (p->ck->failed - failed);
 }
 
 /* In a child: where the filter is missing, a probe succeeds, and its
- * effect (a key, a new user namespace, an open socket) must not change
- * what the later checks see, nor the command's process. */
+ * effect (a new user namespace, an open socket) must not change what the
+ * later checks see, nor the command's process. The child has fds, a
+ * user namespace and credentials of its own; only memory is shared, and
+ * no probe writes any but the results. */
 static void
 check_seccomp (CordonChecker *ck,
                char * const *arg)
 {
-  const char *probes = arg[0];
+  Probes p = { ck, arg[0] };
+  int failed = ck->failed, status = 0;
   pid_t pid;
-  int status = 0, bad = 0;
 
   ck->seccomp = 1;
-  pid = fork ();
-  if (pid == 0)
-    {
-      for (unsigned i = 0; i < cordon_seccomp_n_probes; i++)
-        if (wanted (probes, cordon_checks[cordon_seccomp_probes[i].check].id))
-          bad += run_probe (ck, &cordon_seccomp_probes[i]);
-      _exit (bad);
-    }
+  pid = cordon_exec_spawn (probes_child, &p);
   if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status))
-    {
-      result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
-      return;
-    }
-  ck->failed += WEXITSTATUS (status);
+    result_of (ck, cordon_seccomp_probes[0].check, 0, errno, "the seccomp probes did not run");
+  else
+    ck->failed = failed + WEXITSTATUS (status);
 }
 
 /* The settings of the fixed checks, from their spec lines. */
@@ -535,17 +714,30 @@ set_capeff (CordonChecker *ck,
   ck->cap_eff = strtoull (arg[0], NULL, 16);
 }
 
-/* Whether `name` is one of `shown`'s: "/a/b" holds a and b. */
-static int
-is_shown (const char *shown,
-          const char *name)
+/* The attempt of check_read_only on a directory open at `dir`: its
+ * mount read-only, and no file can be created in it. */
+static void
+read_only_dir (CordonChecker *ck,
+               const char *id,
+               int dir)
 {
-  size_t len = strlen (name);
+  struct statvfs vfs;
+  int fd;
 
-  for (const char *p = shown; (p = strchr (p, '/')) != NULL; p++)
-    if (strncmp (p + 1, name, len) == 0 && (p[1 + len] == '/' || p[1 + len] == '\0'))
-      return 1;
-  return 0;
+  if (fstatvfs (dir, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+    {
+      result (ck, id, 0, 0, "not mounted read-only");
+      return;
+    }
+  fd = openat (dir, probe_name (ck), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd >= 0)
+    {
+      close (fd);
+      unlinkat (dir, probe_name (ck), 0);
+      result (ck, id, 0, 0, "a file could be created");
+      return;
+    }
+  result (ck, id, 1, errno, "");
 }
 
 /* A hidden directory: none of the host's entries shows, only the mount
@@ -556,29 +748,33 @@ check_hidden (CordonChecker *ck,
               char * const *arg)
 {
   const char *id = arg[0], *path = arg[1], *shown = arg[2];
-  DIR *dir = opendir (path);
-  struct dirent *de;
-  char detail[320];
+  int dir = open (path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  char name[256], detail[320];
 
-  if (dir == NULL)
+  if (dir < 0)
     {
       result (ck, id, 0, errno, "cannot be listed");
       return;
     }
-  while ((de = readdir (dir)) != NULL)
-    if (strcmp (de->d_name, ".") != 0 && strcmp (de->d_name, "..") != 0 && !is_shown (shown, de->d_name))
-      {
-        snprintf (detail, sizeof detail, "shows %.255s, which the policy does not bind", de->d_name);
-        /* A name is the host's: no tab or newline may end the line early. */
-        for (char *c = detail; *c != '\0'; c++)
-          if ((unsigned char) *c < 0x20 || *c == 0x7f)
-            *c = '?';
-        closedir (dir);
-        result (ck, id, 0, 0, detail);
-        return;
-      }
-  closedir (dir);
-  check_read_only (ck, arg);
+  /* The rest through the directory opened, not by its path again. */
+  switch (first_entry (dir, shown, name, sizeof name))
+    {
+    case 1:
+      snprintf (detail, sizeof detail, "shows %.255s, which the policy does not bind", name);
+      /* A name is the host's: no tab or newline may end the line early. */
+      for (char *c = detail; *c != '\0'; c++)
+        if ((unsigned char) *c < 0x20 || *c == 0x7f)
+          *c = '?';
+      result (ck, id, 0, 0, detail);
+      break;
+    case -1:
+      result (ck, id, 0, errno, "cannot be listed");
+      break;
+    default:
+      read_only_dir (ck, id, dir);
+      break;
+    }
+  close (dir);
 }
 
 /* What each verb of the spec does, given the fields after it. */
@@ -660,32 +856,31 @@ check_environ (CordonChecker *ck)
 }
 
 /* Does a NUL-separated file hold an entry (a value after '=' when
- * `after_eq`) whose digest is one of a dropped variable's value? */
+ * `after_eq`) whose digest is one of a dropped variable's value? All of
+ * it is read, whatever its size, into memory malloc reuses (a static
+ * buffer was a page to fault in, and cut the file at 1 MB). */
 static int
 file_holds_digest (CordonChecker *ck,
                    const char *path,
                    int after_eq)
 {
-  static char buf[1 << 20];
   int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t n, total = 0;
+  size_t len = 0;
+  char *text = fd >= 0 ? cordon_read_fd_whole (fd, (size_t) -1, &len) : NULL;
+  int found = 0;
 
-  if (fd < 0)
-    return 0;
-  while (total < (ssize_t) sizeof buf - 1 && (n = read (fd, buf + total, sizeof buf - 1 - (size_t) total)) > 0)
-    total += n;
-  close (fd);
-  buf[total] = '\0';
-  for (char *p = buf; p < buf + total; p += strlen (p) + 1)
+  if (fd >= 0)
+    close (fd);
+  for (char *p = text; p != NULL && p < text + len && !found; p += strlen (p) + 1)
     {
       char *value = after_eq && strchr (p, '=') != NULL ? strchr (p, '=') + 1 : p;
       char hex[65];
 
       cordon_sha256_hex (value, strlen (value), hex);
-      if (listed (ck->digests, ck->n_digests, hex))
-        return 1;
+      found = listed (ck->digests, ck->n_digests, hex);
     }
-  return 0;
+  free (text);
+  return found;
 }
 
 /* TRUE when process `pid` (a /proc entry) is in this process's pid
@@ -923,16 +1118,47 @@ status_field (const char *status,
   snprintf (out, size, "%.*s", value != NULL ? (int) len : 0, value != NULL ? value : "");
 }
 
+/* What the checks of /proc read of this process, once for them all: it
+ * changes nothing of it meanwhile. */
+typedef struct
+{
+  char *status;               /* /proc/self/status, or NULL */
+  char self[32];              /* its entry in /proc (the /proc/self link), or "" */
+  int self_errno;             /* why there is none */
+  char mnt[64];               /* its /proc/self/ns/mnt link, or "" */
+  int mnt_errno;
+} Own;
+
+/* The link at `path` into `out`: "" (with *out_errno) when unread. */
+static void
+read_link (const char *path,
+           char *out,
+           size_t size,
+           int *out_errno)
+{
+  ssize_t n = readlink (path, out, size - 1);
+
+  *out_errno = n > 0 ? 0 : errno;
+  out[n > 0 ? n : 0] = '\0';
+}
+
+static void
+own_read (Own *own)
+{
+  own->status = cordon_proc_read (0, "status", NULL);
+  read_link ("/proc/self", own->self, sizeof own->self, &own->self_errno);
+  read_link ("/proc/self/ns/mnt", own->mnt, sizeof own->mnt, &own->mnt_errno);
+}
+
 /* CapEff and NoNewPrivs, from one reading of this process's status. */
 static void
-check_credentials (CordonChecker *ck)
+check_credentials (CordonChecker *ck,
+                   const Own *own)
 {
-  char *status = cordon_proc_read (0, "status", NULL);
   char cap[64] = "", nnp[16] = "";
 
-  status_field (status, "CapEff", cap, sizeof cap);
-  status_field (status, "NoNewPrivs", nnp, sizeof nnp);
-  free (status);
+  status_field (own->status, "CapEff", cap, sizeof cap);
+  status_field (own->status, "NoNewPrivs", nnp, sizeof nnp);
   {
     /* Exactly what the policy keeps ([capabilities] keep=), 0 by default. */
     unsigned long long eff = strtoull (cap, NULL, 16);
@@ -999,11 +1225,11 @@ check_keyring (CordonChecker *ck)
  * a user namespace the host's processes cannot even be told apart by
  * their ns/pid: so the pid is compared, not the namespaces. */
 static void
-check_processes (CordonChecker *ck)
+check_processes (CordonChecker *ck,
+                 const Own *own)
 {
-  char self[32] = "";
   char mine[32];
-  ssize_t n;
+  int ok;
 
   if (!ck->pid_ns_new)
     return;
@@ -1012,18 +1238,18 @@ check_processes (CordonChecker *ck)
       check_outside_processes (ck);
       return;
     }
-  n = readlink ("/proc/self", self, sizeof self - 1);
-  if (n > 0)
-    self[n] = '\0';
   snprintf (mine, sizeof mine, "%d", (int) getpid ());
-  result_of (ck, CORDON_CHECK_PROCESSES, n > 0 && strcmp (self, mine) == 0, n > 0 ? 0 : errno,
-             n > 0 && strcmp (self, mine) == 0 ? "" : "/proc is not the sandbox's own: other processes show");
+  ok = own->self[0] != '\0' && strcmp (own->self, mine) == 0;
+  result_of (ck, CORDON_CHECK_PROCESSES, ok, own->self_errno,
+             ok ? "" : "/proc is not the sandbox's own: other processes show");
 }
 
 /* Each process /proc lists whose mount namespace can be read (one closed
  * to the sandbox, EACCES, or gone is passed over), to `visit` with
- * whether it is in `mine`, until a visit writes `detail`; there too why
- * /proc cannot be listed. */
+ * whether it is in this process's, until a visit writes `detail`; there
+ * too why /proc cannot be listed. This process itself is passed over:
+ * every visit finds it as it should be (its own namespace, its own
+ * filters). */
 typedef void (*ProcessVisit) (const char *pid,
                               int same_ns,
                               long data,
@@ -1031,7 +1257,7 @@ typedef void (*ProcessVisit) (const char *pid,
                               size_t size);
 
 static void
-walk_processes (const char *mine,
+walk_processes (const Own *own,
                 ProcessVisit visit,
                 long data,
                 char *detail,
@@ -1045,14 +1271,14 @@ walk_processes (const char *mine,
     {
       ssize_t n;
 
-      if (de->d_name[0] < '0' || de->d_name[0] > '9')
+      if (de->d_name[0] < '0' || de->d_name[0] > '9' || strcmp (de->d_name, own->self) == 0)
         continue;
       snprintf (path, sizeof path, "/proc/%s/ns/mnt", de->d_name);
       n = readlink (path, theirs, sizeof theirs - 1);
       if (n <= 0)
         continue;
       theirs[n] = '\0';
-      visit (de->d_name, strcmp (theirs, mine) == 0, data, detail, size);
+      visit (de->d_name, strcmp (theirs, own->mnt) == 0, data, detail, size);
     }
   if (proc == NULL)
     snprintf (detail, size, "/proc cannot be listed: %s", strerror (errno));
@@ -1081,32 +1307,39 @@ visit_closed (const char *pid,
 }
 
 static void
-check_processes_closed (CordonChecker *ck)
+check_processes_closed (CordonChecker *ck,
+                        const Own *own)
 {
-  char mine[64], detail[400] = "";
-  ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
+  char detail[400] = "";
 
-  if (n <= 0)
+  if (own->mnt[0] == '\0')
     {
-      result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, 0, errno, "/proc/self/ns/mnt cannot be read");
+      result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, 0, own->mnt_errno, "/proc/self/ns/mnt cannot be read");
       return;
     }
-  mine[n] = '\0';
-  walk_processes (mine, visit_closed, 0, detail, sizeof detail);
+  walk_processes (own, visit_closed, 0, detail, sizeof detail);
   result_of (ck, CORDON_CHECK_PROCESSES_CLOSED, detail[0] == '\0', 0, detail);
 }
 
-/* The seccomp filters /proc/PID/status counts (0: this process's), or
- * -1 where the kernel shows none (before Linux 5.9) or it is unread. */
+/* The seccomp filters a /proc/PID/status text counts, or -1 where the
+ * kernel shows none (before Linux 5.9) or it is unread (NULL). */
+static long
+filters_in (const char *status)
+{
+  char count[32] = "";
+
+  status_field (status, "Seccomp_filters", count, sizeof count);
+  return count[0] >= '0' && count[0] <= '9' ? strtol (count, NULL, 10) : -1;
+}
+
 static long
 filters_of (pid_t pid)
 {
   char *status = cordon_proc_read (pid, "status", NULL);
-  char count[32] = "";
+  long count = filters_in (status);
 
-  status_field (status, "Seccomp_filters", count, sizeof count);
   free (status);
-  return count[0] >= '0' && count[0] <= '9' ? strtol (count, NULL, 10) : -1;
+  return count;
 }
 
 /* Code inside may write the memory of a process of its uid that it can
@@ -1131,13 +1364,13 @@ visit_filtered (const char *pid,
 }
 
 static void
-check_filtered (CordonChecker *ck)
+check_filtered (CordonChecker *ck,
+                const Own *own)
 {
-  char mine[64], detail[400] = "";
-  long own = filters_of (0);
-  ssize_t n = readlink ("/proc/self/ns/mnt", mine, sizeof mine - 1);
+  char detail[400] = "";
+  long count = filters_in (own->status);
 
-  if (own < 0 || n <= 0)
+  if (count < 0 || own->mnt[0] == '\0')
     {
       /* Without a listener, the refusals are errors: no filter added
        * inside, nor a listener, can undo them. */
@@ -1146,8 +1379,7 @@ check_filtered (CordonChecker *ck)
                  : "no Seccomp_filters shown: refusals are errors, which nothing added inside undoes");
       return;
     }
-  mine[n] = '\0';
-  walk_processes (mine, visit_filtered, own, detail, sizeof detail);
+  walk_processes (own, visit_filtered, count, detail, sizeof detail);
   result_of (ck, CORDON_CHECK_FILTERED, detail[0] == '\0', 0, detail);
 }
 
@@ -1172,6 +1404,8 @@ cordon_checker_run_fixed (CordonChecker *ck,
                           const int *own_fds,
                           size_t n_own_fds)
 {
+  Own own;
+
   check_environ (ck);
   check_mount (ck);
   check_tiocsti (ck);
@@ -1206,10 +1440,12 @@ cordon_checker_run_fixed (CordonChecker *ck,
   if (ck->host_proc)
     check_cordon_unreadable (ck);
   check_fds (ck, own_fds, n_own_fds);
-  check_credentials (ck);
+  own_read (&own);
+  check_credentials (ck, &own);
   if (ck->seccomp)
-    check_filtered (ck);
-  check_processes (ck);
+    check_filtered (ck, &own);
+  check_processes (ck, &own);
   if (ck->outside_shown)
-    check_processes_closed (ck);
+    check_processes_closed (ck, &own);
+  free (own.status);
 }
