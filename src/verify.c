@@ -50,6 +50,7 @@ struct _CordonVerify
   CordonLimit limits[CORDON_LIMIT_MAX]; /* the plan's, borrowed: only key and rule are read */
   GPtrArray *scratch_points;/* the sized tmpfs mounts */
   const CordonCgroupRun *cgroups; /* the run's cgroups, or NULL */
+  guint next_result;        /* where the helper's next result is looked for first (record only) */
 };
 
 static void
@@ -629,13 +630,28 @@ gboolean
 cordon_verify_record (CordonVerify *v,
                       const char *line)
 {
-  g_auto(GStrv) f = g_strsplit (line, "\t", 5);
-  CordonCheck *c;
+  const char *f[5] = { line, NULL, NULL, NULL, NULL };
+  g_autofree char *id = NULL;
+  gboolean ok;
+  guint i, n = v->checks->len;
 
-  if (g_strv_length (f) < 4 || f[0][0] != CORDON_EXEC_RESULT || f[0][1] != '\0'
-      || (c = find_check (v, f[1])) == NULL)
+  /* Its fields in place: at most five, the detail the rest of the line. */
+  for (guint k = 1; k < G_N_ELEMENTS (f) && (f[k] = strchr (f[k - 1], '\t')) != NULL; k++)
+    f[k]++;
+  if (f[3] == NULL || f[0][0] != CORDON_EXEC_RESULT || f[0][1] != '\t')
     return FALSE;
-  set_outcome (c, g_str_equal (f[2], CORDON_RESULT_OK), (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
+  id = g_strndup (f[1], f[2] - 1 - f[1]);
+  ok = f[3] - 1 - f[2] == (gssize) strlen (CORDON_RESULT_OK) && strncmp (f[2], CORDON_RESULT_OK, f[3] - 1 - f[2]) == 0;
+  /* The helper reports in the spec's order: the next check is tried
+   * first, then every one. */
+  for (i = 0; i < n; i++)
+    if (g_str_equal (((CordonCheck *) g_ptr_array_index (v->checks, (v->next_result + i) % n))->id, id))
+      break;
+  if (i == n)
+    return FALSE;
+  i = (v->next_result + i) % n;
+  v->next_result = (i + 1) % n;
+  set_outcome (g_ptr_array_index (v->checks, i), ok, (int) strtol (f[3], NULL, 10), f[4] != NULL ? f[4] : "");
   return TRUE;
 }
 

@@ -133,6 +133,38 @@ test_verify_refuses_a_result_for_a_check_it_did_not_ask_for (void **state)
   assert_false (cordon_verify_record (v, "garbage"));
 }
 
+/* A result line is read field by field, exactly: its word is "V" alone,
+ * it has an errno, "ok" is the whole of its third field, and its detail
+ * is the rest of the line, tabs and all. */
+static void
+test_verify_reads_a_result_line_exactly (void **state)
+{
+  g_autoptr(CordonPlan) plan = plan_of (*state, "[secrets]\nmask=${HOME}/.netrc\n");
+  g_autoptr(CordonVerify) v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  const CordonCheck *c = cordon_verify_get_check (v, 0);
+  g_autofree char *no_errno = g_strdup_printf ("V\t%s\tok", c->id);
+  g_autofree char *long_word = g_strdup_printf ("VV\t%s\tok\t0\t", c->id);
+  g_autofree char *longer = g_strdup_printf ("V\t%sx\tok\t0\t", c->id);
+  g_autofree char *okay = g_strdup_printf ("V\t%s\tokay\t13\tsaid\twith a tab", c->id);
+  g_autofree char *ok = g_strdup_printf ("V\t%s\tok\t0", c->id);
+
+  assert_false (cordon_verify_record (v, no_errno));
+  assert_false (cordon_verify_record (v, long_word));
+  assert_false (cordon_verify_record (v, longer));
+  assert_false (c->done);
+  assert_true (cordon_verify_record (v, okay));
+  assert_true (c->done);
+  assert_false (c->ok);
+  assert_int_equal (c->err, 13);
+  assert_string_equal (c->detail, "said\twith a tab");
+  g_clear_pointer (&v, cordon_verify_free);
+  v = cordon_verify_new (plan, ((FixtureHost *) *state)->facts, NULL);
+  c = cordon_verify_get_check (v, 0);
+  assert_true (cordon_verify_record (v, ok));
+  assert_true (c->ok);
+  assert_string_equal (c->detail, "");
+}
+
 static void
 test_verify_ties_each_mask_check_to_its_rule (void **state)
 {
@@ -497,6 +529,7 @@ main (void)
     T (test_verify_does_not_search_for_short_or_passed_values),
     T (test_verify_passes_only_when_every_check_reported_ok),
     T (test_verify_keeps_a_failure_even_if_reported_ok_later),
+    T (test_verify_reads_a_result_line_exactly),
     T (test_verify_refuses_a_result_for_a_check_it_did_not_ask_for),
     T (test_verify_ties_each_mask_check_to_its_rule),
     T (test_verify_drops_only_the_probe_of_an_allowed_call),
