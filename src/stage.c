@@ -4,20 +4,17 @@
  * cordon-keeper as an fd: what the keeper attaches is what was checked
  * now, whatever a path resolves to later. A writable path's tree is
  * idmapped to a user namespace that maps the caller (root) to the host
- * user, made for the purpose by a child that exits at once: the kernel
+ * user, made for the purpose by a child that is ended at once: the kernel
  * keeps the mapping with the mount. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -38,41 +35,33 @@ cordon_stage_set_clear (CordonStageSet *set)
 /* A user namespace mapping uid and gid 0 (the caller's files) to `uid`
  * and `gid` (the host user's): an idmapped mount of it shows root's
  * files as the user's and stores the user's as root's. The one the
- * keeper's bwrap gets is made the same way (userns-fork.c); a child
- * holds this one while its fd is taken. */
+ * keeper's bwrap gets is made the same way (userns-fork.c); a child,
+ * held and never released, holds this one while its fd is taken. It
+ * shares cordon's memory (no fork: its page tables would cost more than
+ * the rest of this together) and ends when it is killed or when its
+ * hold ends, which cordon's death ends: a SIGKILL of cordon at any
+ * moment leaves no holder behind. */
 static int
 idmap_userns (uid_t uid,
               gid_t gid,
               GError **error)
 {
+  g_autofree char *stack = g_malloc (CORDON_USERNS_CHILD_STACK);
   g_autofree char *ns = NULL;
-  int err = 0, fd;
-  pid_t parent = getpid ();
-  pid_t pid = cordon_userns_fork (uid, gid, &err);
+  CordonUsernsChild holder;
+  int err, fd;
 
-  /* The holder dies with cordon: killed before it kills the holder (a
-   * SIGKILL of cordon's at any moment), cordon would leave it pausing for
-   * ever, with cordon's fds. Set after the child's change of ids, which
-   * clears a parent-death signal; a parent gone before is seen. */
-  if (pid == 0)
+  if (cordon_userns_clone (uid, gid, NULL, NULL, -1, stack, &holder) != 0)
     {
-      if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid () != parent)
-        _exit (0);
-      for (;;)
-        pause ();
-    }
-  if (pid < 0)
-    {
+      err = errno;
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot make a user namespace for the "
                    "idmapped mounts: %s", g_strerror (err));
       return -1;
     }
-  ns = g_strdup_printf ("/proc/%d/ns/user", (int) pid);
+  ns = g_strdup_printf ("/proc/%d/ns/user", (int) holder.pid);
   fd = open (ns, O_RDONLY | O_CLOEXEC);
   err = errno;
-  kill (pid, SIGKILL);
-  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
-    ;
+  cordon_userns_child_end (&holder);
   if (fd < 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s: %s", ns, g_strerror (err));
   return fd;
