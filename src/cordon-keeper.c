@@ -253,36 +253,48 @@ spawn_bwrap (char **argv,
 
 /* In the child of a staged launch: what posix_spawn's attributes do for
  * the other (a clean signal state, bwrap's group, only bwrap's fds, and
- * `report`, close-on-exec, to say why exec failed). */
-static void
-exec_bwrap_child (char **argv,
-                  int life_fd,
-                  pid_t pgid,
-                  int report)
+ * `report`, close-on-exec, to say why exec failed). It shares the
+ * keeper's memory until its exec (see userns-fork.h): plain system
+ * calls only, and the keeper waits on `report` meanwhile. */
+typedef struct
 {
+  char **argv;
+  int life_fd;
+  pid_t pgid;
+  int report;
+} BwrapChild;
+
+static int
+exec_bwrap_child (void *data)
+{
+  const BwrapChild *c = data;
+  struct sigaction dfl = { .sa_handler = SIG_DFL };
   sigset_t none;
   int err;
 
   sigemptyset (&none);
   for (int sig = 1; sig < NSIG; sig++)
-    signal (sig, SIG_DFL);
+    if (sig != SIGKILL && sig != SIGSTOP)
+      sigaction (sig, &dfl, NULL);
   sigprocmask (SIG_SETMASK, &none, NULL);
-  setpgid (0, pgid);
-  if (report > life_fd)
-    close_range ((unsigned) life_fd, (unsigned) report - 1, 0);
-  close_range ((unsigned) (report > life_fd ? report + 1 : life_fd), ~0U, 0);
-  execve (argv[0], argv, environ);
+  setpgid (0, c->pgid);
+  if (c->report > c->life_fd)
+    close_range ((unsigned) c->life_fd, (unsigned) c->report - 1, 0);
+  close_range ((unsigned) (c->report > c->life_fd ? c->report + 1 : c->life_fd), ~0U, 0);
+  execve (c->argv[0], c->argv, environ);
   err = errno;
-  if (write (report, &err, sizeof err) < 0)
+  if (write (c->report, &err, sizeof err) < 0)
     {
       /* Nothing else to try: the parent then reads end of file and
        * learns of the failure from the status 127 instead. */
     }
-  _exit (127);
+  return 127;
 }
 
 /* bwrap as uid 0 of a user namespace of root's whose uid 0 is the host
- * user (see src/userns-fork.c): 0 with its pid, else an errno. */
+ * user (see src/userns-fork.c): its pid, else -1 with *out_errno. The
+ * child is a clone sharing the keeper's memory (its own stack, below),
+ * not a fork: no page table is copied before bwrap's exec. */
 static pid_t
 spawn_bwrap_as (char **argv,
                 int life_fd,
@@ -291,31 +303,38 @@ spawn_bwrap_as (char **argv,
                 gid_t gid,
                 int *out_errno)
 {
+  static char stack[CORDON_USERNS_CHILD_STACK] __attribute__ ((aligned (16)));
+  static BwrapChild c;
+  CordonUsernsChild child;
   int report[2], err = 0;
-  pid_t pid;
-  ssize_t n;
 
   if (pipe2 (report, O_CLOEXEC) != 0)
     return *out_errno = errno, -1;
-  if ((pid = cordon_userns_fork (uid, gid, out_errno)) == 0)
+  c = (BwrapChild) { argv, life_fd, pgid, report[1] };
+  if (cordon_userns_clone (uid, gid, exec_bwrap_child, &c, report[1], stack, &child) != 0)
     {
+      *out_errno = errno;
       close (report[0]);
-      exec_bwrap_child (argv, life_fd, pgid, report[1]);
+      close (report[1]);
+      return -1;
     }
   close (report[1]);
-  if (pid > 0)
-    setpgid (pid, pgid);
-  while (pid > 0 && (n = read (report[0], &err, sizeof err)) < 0 && errno == EINTR)
+  setpgid (child.pid, pgid);
+  if (cordon_userns_child_release (&child) != 0)
+    err = errno;
+  /* End of file once bwrap is exec'd; an errno if it could not be. */
+  while (err == 0 && read (report[0], &err, sizeof err) < 0 && errno == EINTR)
     ;
   close (report[0]);
-  if (pid > 0 && err != 0)
+  if (err != 0)
     {
-      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+      kill (child.pid, SIGKILL);
+      while (waitpid (child.pid, NULL, 0) < 0 && errno == EINTR)
         ;
       *out_errno = err;
       return -1;
     }
-  return pid;
+  return child.pid;
 }
 
 /* --- the stage: see src/stage.h ---------------------------------------- */
