@@ -798,5 +798,7 @@ main (int argc,
       return teardown (k.bwrap, k.pgid == 0, &k.cgroups, &k.placeholders);
     }
   say (k.life_fd, CORDON_KEEPER_PID, (long) k.bwrap);
+  /* Beside bwrap's setup: what makes their end cheap. */
+  cordon_keeper_placeholders_pin (&k.placeholders);
   return watch (&k, sigfd);
 }

@@ -11,8 +11,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#if defined(SYS_io_uring_setup) && defined(SYS_io_uring_register)
+#include <linux/io_uring.h>
+#define HAVE_IO_URING 1
+#endif
 
 #include "keeper-placeholder.h"
 #include "protocol.h"
@@ -189,15 +195,50 @@ cordon_keeper_placeholders_hold (KeeperPlaceholders *ph,
 /* Let go; removed if no other run holds it (the lock, taken without
  * waiting, is ours alone) and the name is still the one held. One that
  * is not empty (the host put something there during the run) stays: the
- * audit after the run names it. */
+ * audit after the run names it. The lock is let go before the close: a
+ * pinned file outlives it. */
 static void
 let_go (KeeperPlaceholder *p)
 {
   flock (p->fd, LOCK_UN);
-  if (flock (p->fd, LOCK_EX | LOCK_NB) == 0 && still_named (p, p->fd))
-    (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
+  if (flock (p->fd, LOCK_EX | LOCK_NB) == 0)
+    {
+      if (still_named (p, p->fd))
+        (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
+      flock (p->fd, LOCK_UN);
+    }
   close (p->fd);
   p->fd = -1;
+}
+
+void
+cordon_keeper_placeholders_pin (KeeperPlaceholders *ph)
+{
+#ifdef HAVE_IO_URING
+  struct io_uring_params params;
+  int fds[CORDON_KEEPER_MAX_PLACEHOLDERS];
+  unsigned n = 0;
+  int ring;
+
+  for (size_t i = 0; i < ph->n; i++)
+    if (ph->items[i].fd >= 0)
+      fds[n++] = ph->items[i].fd;
+  if (ph->pinned || n == 0)
+    return;
+  memset (&params, 0, sizeof params);
+  /* The ring's fd is close-on-exec; no request is ever queued on it. */
+  if ((ring = (int) syscall (SYS_io_uring_setup, 1, &params)) < 0)
+    return;
+  if (syscall (SYS_io_uring_register, ring, IORING_REGISTER_FILES, fds, n) != 0)
+    {
+      close (ring);
+      return;
+    }
+  ph->ring = ring;
+  ph->pinned = 1;
+#else
+  (void) ph;
+#endif
 }
 
 void
@@ -210,4 +251,7 @@ cordon_keeper_placeholders_end (KeeperPlaceholders *ph)
       close (ph->items[i].parent_fd);
     }
   ph->n = 0;
+  if (ph->pinned)
+    close (ph->ring);
+  ph->pinned = 0;
 }
