@@ -100,15 +100,15 @@ cordon_keeper_placeholders_read (int spec_fd,
   return rc;
 }
 
-/* The directory of `fd` is still the one its parent names `name`. */
+/* The directory held (p->dev, p->ino) is still the one its parent names
+ * `name`. */
 static int
-still_named (const KeeperPlaceholder *p,
-             int fd)
+still_named (const KeeperPlaceholder *p)
 {
-  struct stat named, held;
+  struct stat named;
 
-  return fstatat (p->parent_fd, p->name, &named, AT_SYMLINK_NOFOLLOW) == 0 && fstat (fd, &held) == 0
-         && named.st_dev == held.st_dev && named.st_ino == held.st_ino;
+  return fstatat (p->parent_fd, p->name, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == p->dev
+         && named.st_ino == p->ino;
 }
 
 /* A try that failed: `fd` closed, and the directory removed if this try
@@ -141,16 +141,21 @@ try_hold (KeeperPlaceholder *p)
   fd = openat (p->parent_fd, p->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return errno == ENOENT ? 0 : (errno == ELOOP || errno == ENOTDIR ? (errno = EEXIST, -1) : -1);
-  /* The mode is the one asked for (a umask may have taken bits); one
-   * found must be of that mode: a placeholder, not a directory made
-   * since cordon looked. */
-  if ((made && fchmod (fd, CORDON_PLACEHOLDER_MODE) != 0) || fstat (fd, &st) != 0)
+  /* The mode is the one asked for (a umask, a default ACL or the
+   * parent's set-group-ID bit may have changed it: then set); one found
+   * must be of that mode: a placeholder, not a directory made since
+   * cordon looked. */
+  if (fstat (fd, &st) != 0
+      || (made && (st.st_mode & 07777) != CORDON_PLACEHOLDER_MODE
+          && (fchmod (fd, CORDON_PLACEHOLDER_MODE) != 0 || fstat (fd, &st) != 0)))
     return undo (p, fd, made);
   if ((st.st_mode & 07777) != CORDON_PLACEHOLDER_MODE)
     return close (fd), errno = EEXIST, -1;
+  p->dev = st.st_dev;
+  p->ino = st.st_ino;
   if (flock (fd, LOCK_SH | LOCK_NB) != 0)
     return errno == EWOULDBLOCK ? (close (fd), 0) : undo (p, fd, made);
-  if (!still_named (p, fd))
+  if (!still_named (p))
     return close (fd), 0;
   p->fd = fd;
   return 1;
@@ -192,18 +197,18 @@ cordon_keeper_placeholders_hold (KeeperPlaceholders *ph,
   return 0;
 }
 
-/* Let go; removed if no other run holds it (the lock, taken without
- * waiting, is ours alone) and the name is still the one held. One that
- * is not empty (the host put something there during the run) stays: the
- * audit after the run names it. The lock is let go before the close: a
- * pinned file outlives it. */
+/* Let go; removed if no other run holds it (the lock, converted to
+ * exclusive without waiting, is ours alone: the conversion lets go of
+ * the shared one first, so one that fails holds none) and the name is
+ * still the one held. One that is not empty (the host put something
+ * there during the run) stays: the audit after the run names it. The
+ * lock is let go before the close: a pinned file outlives it. */
 static void
 let_go (KeeperPlaceholder *p)
 {
-  flock (p->fd, LOCK_UN);
   if (flock (p->fd, LOCK_EX | LOCK_NB) == 0)
     {
-      if (still_named (p, p->fd))
+      if (still_named (p))
         (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
       flock (p->fd, LOCK_UN);
     }

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define CORDON_KEEPER_MAX_PLACEHOLDERS 256
 
@@ -28,6 +29,8 @@ typedef struct
 {
   int parent_fd;
   int fd;              /* the placeholder, locked shared; -1 until held */
+  dev_t dev;           /* and its directory's, once opened */
+  ino_t ino;
   char name[256];
 } KeeperPlaceholder;
 

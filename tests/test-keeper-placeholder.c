@@ -278,6 +278,23 @@ test_hold_makes_an_empty_directory_of_the_mode_whatever_the_umask (void **state)
 }
 
 static void
+test_hold_drops_the_set_group_id_bit_a_parent_hands_down (void **state)
+{
+  Fixture *f = *state;
+  g_autofree KeeperPlaceholders *ph = g_new0 (KeeperPlaceholders, 1);
+  struct stat st;
+
+  /* mkdir(2) below a set-group-ID directory makes one set-group-ID
+   * whatever the mode asked: it must come out of the mode all the same. */
+  assert_int_equal (chmod (f->dir, 02700), 0);
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\t.envrc\n", 1, ph), 0);
+  assert_int_equal (hold (f, ph), 0);
+  assert_held_placeholder (f, ".envrc", &st);
+  cordon_keeper_placeholders_end (ph);
+  assert_false (exists (f, ".envrc"));
+}
+
+static void
 test_the_last_of_two_holders_removes_it (void **state)
 {
   Fixture *f = *state;
@@ -1042,6 +1059,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown (test_hold_makes_an_empty_directory_of_the_mode_whatever_the_umask, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_hold_drops_the_set_group_id_bit_a_parent_hands_down, setup, teardown),
     cmocka_unit_test_setup_teardown (test_the_last_of_two_holders_removes_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_a_holder_in_another_process_keeps_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_hold_refuses_a_directory_of_another_mode_and_leaves_it, setup, teardown),
