@@ -299,21 +299,31 @@ set_one (KeeperCgroups *cg,
   return 0;
 }
 
+/* Does `proc_cgroup` (a /proc/PID/cgroup) put its process in a cgroup
+ * named `name`? */
+static int
+names_cgroup (const char *proc_cgroup,
+              const char *name)
+{
+  char needle[80];
+  size_t n;
+
+  snprintf (needle, sizeof needle, "/%s", name);
+  n = strlen (needle);
+  for (const char *p = strstr (proc_cgroup, needle); p != NULL; p = strstr (p + 1, needle))
+    if (p[n] == '\n' || p[n] == '/' || p[n] == '\0')
+      return 1;
+  return 0;
+}
+
 /* Is `pid` (pinned by a pidfd) in a cgroup named `name` still? */
 static int
 still_in (pid_t pid,
           const char *name)
 {
   char *text = cordon_proc_read (pid, "cgroup", NULL);
-  char needle[80];
-  int in;
+  int in = text != NULL && names_cgroup (text, name);
 
-  if (text == NULL)
-    return 0;
-  snprintf (needle, sizeof needle, "/%s", name);
-  in = 0;
-  for (char *p = strstr (text, needle); p != NULL && !in; p = strstr (p + 1, needle))
-    in = p[strlen (needle)] == '\n' || p[strlen (needle)] == '/' || p[strlen (needle)] == '\0';
   free (text);
   return in;
 }
@@ -528,11 +538,15 @@ remove_tree (int parent_fd,
              long deadline)
 {
   const struct timespec nap = { 0, 2000000 };
-  int fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  int fd;
   DIR *d;
   struct dirent *e;
 
-  if (fd < 0)
+  /* Empty and without children, as the end leaves a sandbox's once its
+   * processes are reaped: removed at once, with nothing to look at. */
+  if (unlinkat (parent_fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+    return;
+  if ((fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)) < 0)
     return;
   if (depth < MAX_DEPTH && (d = fdopendir (dup (fd))) != NULL)
     {
@@ -598,9 +612,12 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
                            long deadline_ms)
 {
   char unused[1];
+  char *mine;
 
   if (cg->spec == NULL)
     return;
+  /* Where the keeper is, read once for every cgroup below. */
+  mine = cordon_proc_read (getpid (), "cgroup", NULL);
   for (size_t i = 0; cg->scope && i < cg->n; i++)
     if (cg->dirs[i].parent_fd < 0)
       cg->dirs[i].parent_fd = open (cg->dirs[i].parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -619,13 +636,14 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
          * flight too; what it lists after is killed one by one, as in
          * v1. Never one the keeper is in (one it failed to leave: it
          * would kill itself, and remove nothing). */
-        if (fd >= 0 && !still_in (getpid (), target))
+        if (fd >= 0 && mine != NULL && !names_cgroup (mine, target))
           write_at (fd, "cgroup.kill", "1");
         while (fd >= 0 && kill_listed (fd, target) > 0 && now_ms () < deadline_ms)
           reap_a_while (&nap);
         if (fd >= 0)
           close (fd);
       }
+  free (mine);
   /* The counters once nothing runs there any more, then the cgroups. */
   cg->life_fd = life_fd;
   if (life_fd >= 0)
