@@ -15,6 +15,7 @@
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cordon-error.h"
@@ -23,6 +24,11 @@
 #include "stage.h"
 #include "userns-fork.h"
 
+/* The idmap holder (below), killed and not yet reaped, else 0: a run
+ * opens one stage, whose set's clear reaps it once the launch is under
+ * way (it is a field of no set: run.c's sets are of two fields). */
+static pid_t idmap_holder;
+
 void
 cordon_stage_set_clear (CordonStageSet *set)
 {
@@ -30,6 +36,9 @@ cordon_stage_set_clear (CordonStageSet *set)
   for (guint i = 0; set->fds != NULL && i < set->fds->len; i++)
     close (g_array_index (set->fds, int, i));
   g_clear_pointer (&set->fds, g_array_unref);
+  while (idmap_holder > 0 && waitpid (idmap_holder, NULL, 0) < 0 && errno == EINTR)
+    ;
+  idmap_holder = 0;
 }
 
 /* A user namespace mapping uid and gid 0 (the caller's files) to `uid`
@@ -40,13 +49,16 @@ cordon_stage_set_clear (CordonStageSet *set)
  * shares cordon's memory (no fork: its page tables would cost more than
  * the rest of this together) and ends when it is killed or when its
  * hold ends, which cordon's death ends: a SIGKILL of cordon at any
- * moment leaves no holder behind. */
+ * moment leaves no holder behind. It is killed here and reaped by a
+ * set's clear, once the launch is under way: its exit is not waited for
+ * in front of bwrap. Its stack is static, never freed: one killed may
+ * run a few instructions more on it. */
 static int
 idmap_userns (uid_t uid,
               gid_t gid,
               GError **error)
 {
-  g_autofree char *stack = g_malloc (CORDON_USERNS_CHILD_STACK);
+  static char stack[CORDON_USERNS_CHILD_STACK] __attribute__ ((aligned (16)));
   g_autofree char *ns = NULL;
   CordonUsernsChild holder;
   int err, fd;
@@ -61,7 +73,8 @@ idmap_userns (uid_t uid,
   ns = g_strdup_printf ("/proc/%d/ns/user", (int) holder.pid);
   fd = open (ns, O_RDONLY | O_CLOEXEC);
   err = errno;
-  cordon_userns_child_end (&holder);
+  cordon_userns_child_kill (&holder);
+  idmap_holder = holder.pid;
   if (fd < 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s: %s", ns, g_strerror (err));
   return fd;

@@ -213,12 +213,18 @@ cordon_userns_child_release (CordonUsernsChild *child)
 }
 
 void
-cordon_userns_child_end (CordonUsernsChild *child)
+cordon_userns_child_kill (CordonUsernsChild *child)
 {
   kill (child->pid, SIGKILL);
   if (child->hold_fd >= 0)
     close (child->hold_fd);
   child->hold_fd = -1;
+}
+
+void
+cordon_userns_child_end (CordonUsernsChild *child)
+{
+  cordon_userns_child_kill (child);
   while (waitpid (child->pid, NULL, 0) < 0 && errno == EINTR)
     ;
 }

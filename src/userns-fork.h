@@ -51,3 +51,5 @@ int cordon_userns_clone (uid_t uid,
 int cordon_userns_child_release (CordonUsernsChild *child);
 /* The held child killed and reaped. */
 void cordon_userns_child_end (CordonUsernsChild *child);
+/* The held child killed, its hold closed; the caller reaps it. */
+void cordon_userns_child_kill (CordonUsernsChild *child);
