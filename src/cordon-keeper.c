@@ -149,11 +149,12 @@ end_children (void)
     {
       pid_t pid;
 
-      kill_children ();
+      /* None left (bwrap reaped, nothing came here): no list to read. */
       while ((pid = waitpid (-1, NULL, WNOHANG)) > 0)
         ;
       if (pid < 0 && errno == ECHILD)
         return;
+      kill_children ();
       nanosleep (&nap, NULL);
     }
 }

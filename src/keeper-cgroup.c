@@ -528,6 +528,30 @@ kill_listed (int fd,
   return n;
 }
 
+/* Does the cgroup.procs of `target` below `parent_fd` list a process
+ * but the keeper? (One that cannot be read may: the end looks closer.) */
+static int
+lists_others (int parent_fd,
+              const char *target)
+{
+  char path[100], buf[8192];
+  int fd;
+  ssize_t len;
+
+  snprintf (path, sizeof path, "%s/cgroup.procs", target);
+  if ((fd = openat (parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+    return errno != ENOENT;
+  len = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (len < 0)
+    return 1;
+  buf[len] = '\0';
+  for (char *save = NULL, *l = strtok_r (buf, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
+    if ((pid_t) strtol (l, NULL, 10) != getpid ())
+      return 1;
+  return 0;
+}
+
 /* Empties and removes `name` below `parent_fd`, its own children first
  * (depth-bounded); `top` is the name /proc shows the processes under. */
 static void
@@ -606,43 +630,55 @@ send_one (KeeperCgroups *cg,
   return 0;
 }
 
+/* Every process left in `dir` (a scope's sandbox: in its leaf) killed
+ * and reaped, bounded by `deadline`. *mine: the keeper's own
+ * /proc/PID/cgroup, read at the first cgroup that holds a process. */
+static void
+empty_one (const KeeperCgroups *cg,
+           const KeeperCgroup *dir,
+           char **mine,
+           long deadline)
+{
+  const struct timespec nap = { 0, 2000000 };
+  char target[80];
+  int fd;
+
+  /* One that holds no process (bwrap's pid namespace ended them all)
+   * has nothing to kill. */
+  snprintf (target, sizeof target, "%s%s%s", dir->name, cg->scope ? "/" : "", cg->scope ? CORDON_SCOPE_SANDBOX : "");
+  if (!lists_others (dir->parent_fd, target))
+    return;
+  if (*mine == NULL)
+    *mine = cordon_proc_read (getpid (), "cgroup", NULL);
+  if ((fd = openat (dir->parent_fd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return;
+  /* cgroup v2 (5.14 on) kills all of a cgroup at once, forks in flight
+   * too; what it lists after is killed one by one, as in v1. Never one
+   * the keeper is in (one it failed to leave: it would kill itself, and
+   * remove nothing). */
+  if (*mine != NULL && !names_cgroup (*mine, target))
+    write_at (fd, "cgroup.kill", "1");
+  while (kill_listed (fd, target) > 0 && now_ms () < deadline)
+    reap_a_while (&nap);
+  close (fd);
+}
+
 void
 cordon_keeper_cgroups_end (KeeperCgroups *cg,
                            int life_fd,
                            long deadline_ms)
 {
   char unused[1];
-  char *mine;
+  char *mine = NULL;   /* where the keeper is: read once, if any cgroup holds a process */
 
   if (cg->spec == NULL)
     return;
-  /* Where the keeper is, read once for every cgroup below. */
-  mine = cordon_proc_read (getpid (), "cgroup", NULL);
   for (size_t i = 0; cg->scope && i < cg->n; i++)
     if (cg->dirs[i].parent_fd < 0)
       cg->dirs[i].parent_fd = open (cg->dirs[i].parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   for (size_t i = 0; i < cg->n; i++)
     if (cg->dirs[i].made || cg->scope)
-      {
-        char target[80];
-        int fd;
-        const struct timespec nap = { 0, 2000000 };
-
-        /* A scope's sandbox is in its leaf. */
-        snprintf (target, sizeof target, "%s%s%s", cg->dirs[i].name, cg->scope ? "/" : "",
-                  cg->scope ? CORDON_SCOPE_SANDBOX : "");
-        fd = openat (cg->dirs[i].parent_fd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        /* cgroup v2 (5.14 on) kills all of a cgroup at once, forks in
-         * flight too; what it lists after is killed one by one, as in
-         * v1. Never one the keeper is in (one it failed to leave: it
-         * would kill itself, and remove nothing). */
-        if (fd >= 0 && mine != NULL && !names_cgroup (mine, target))
-          write_at (fd, "cgroup.kill", "1");
-        while (fd >= 0 && kill_listed (fd, target) > 0 && now_ms () < deadline_ms)
-          reap_a_while (&nap);
-        if (fd >= 0)
-          close (fd);
-      }
+      empty_one (cg, &cg->dirs[i], &mine, deadline_ms);
   free (mine);
   /* The counters once nothing runs there any more, then the cgroups. */
   cg->life_fd = life_fd;
