@@ -528,24 +528,32 @@ kill_listed (int fd,
   return n;
 }
 
-/* Does the cgroup.procs of `target` below `parent_fd` list a process
- * but the keeper? (One that cannot be read may: the end looks closer.) */
+/* May `target` below `parent_fd` hold a process but the keeper? cgroup
+ * v2 tells of it and its children at once (cgroup.events: populated);
+ * v1 of it alone (cgroup.procs: its children are remove_tree's, which
+ * looks into them). One that cannot be read may: the end looks closer. */
 static int
-lists_others (int parent_fd,
-              const char *target)
+may_hold_others (int parent_fd,
+                 const char *target)
 {
   char path[100], buf[8192];
-  int fd;
+  int fd, events;
   ssize_t len;
 
-  snprintf (path, sizeof path, "%s/cgroup.procs", target);
-  if ((fd = openat (parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
-    return errno != ENOENT;
+  snprintf (path, sizeof path, "%s/cgroup.events", target);
+  if (!(events = (fd = openat (parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) >= 0))
+    {
+      snprintf (path, sizeof path, "%s/cgroup.procs", target);
+      if (errno != ENOENT || (fd = openat (parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+        return errno != ENOENT;
+    }
   len = read (fd, buf, sizeof buf - 1);
   close (fd);
   if (len < 0)
     return 1;
   buf[len] = '\0';
+  if (events)
+    return strstr (buf, "populated 0") == NULL;
   for (char *save = NULL, *l = strtok_r (buf, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
     if ((pid_t) strtol (l, NULL, 10) != getpid ())
       return 1;
@@ -644,9 +652,9 @@ empty_one (const KeeperCgroups *cg,
   int fd;
 
   /* One that holds no process (bwrap's pid namespace ended them all)
-   * has nothing to kill. */
+   * has nothing to kill: no cgroup.kill, no list to read. */
   snprintf (target, sizeof target, "%s%s%s", dir->name, cg->scope ? "/" : "", cg->scope ? CORDON_SCOPE_SANDBOX : "");
-  if (!lists_others (dir->parent_fd, target))
+  if (!may_hold_others (dir->parent_fd, target))
     return;
   if (*mine == NULL)
     *mine = cordon_proc_read (getpid (), "cgroup", NULL);
