@@ -63,8 +63,8 @@ int cordon_keeper_placeholders_hold (KeeperPlaceholders *ph,
  * without a journal, mounted with discard) each costs a block device
  * round trip, a millisecond and more under load, while the name is gone
  * already. Best effort, off the path to bwrap: without io_uring (an old
- * kernel, io_uring_disabled, a seccomp filter) the end closes them
- * itself, as before. */
+ * kernel, io_uring_disabled) or under a seccomp filter (which might kill
+ * the keeper for the call) the end closes them itself, as before. */
 void cordon_keeper_placeholders_pin (KeeperPlaceholders *ph);
 /* Each one let go, and removed where no other run holds it and it is
  * empty. A second call does nothing. */
