@@ -77,6 +77,13 @@ extern char **environ;
 /* The fds bwrap is given are those below LIFE_FD; see protocol.h. */
 enum { FIRST_BWRAP_FD = CORDON_FD_ARGS };
 
+/* The signals the keeper ignores (the terminal's are cordon's to
+ * forward, and a write to cordon's closed pipe must not kill it): every
+ * other is at its default, as cordon starts the keeper. bwrap gets these
+ * back at their default, and its exec resets nothing else: a clean
+ * signal state for the cost of five system calls, not one per signal. */
+static const int keeper_ignores[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+
 /* How long teardown may take before the keeper gives up: a process that
  * SIGKILL does not end within this is stuck in the kernel. */
 #define TEARDOWN_LIMIT_MS 10000
@@ -142,11 +149,12 @@ end_children (void)
     {
       pid_t pid;
 
-      kill_children ();
+      /* None left (bwrap reaped, nothing came here): no list to read. */
       while ((pid = waitpid (-1, NULL, WNOHANG)) > 0)
         ;
       if (pid < 0 && errno == ECHILD)
         return;
+      kill_children ();
       nanosleep (&nap, NULL);
     }
 }
@@ -224,20 +232,22 @@ spawn_bwrap (char **argv,
 {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
-  sigset_t none, all;
+  sigset_t none, ignored;
   pid_t pid = -1;
   int rc;
 
   posix_spawn_file_actions_init (&actions);
   posix_spawnattr_init (&attr);
   sigemptyset (&none);
-  sigfillset (&all);
+  sigemptyset (&ignored);
+  for (size_t i = 0; i < sizeof keeper_ignores / sizeof keeper_ignores[0]; i++)
+    sigaddset (&ignored, keeper_ignores[i]);
   /* bwrap keeps the fds below LIFE_FD, which are its own; not LIFE_FD. */
   rc = posix_spawn_file_actions_addclosefrom_np (&actions, life_fd);
   if (rc == 0)
     rc = posix_spawnattr_setsigmask (&attr, &none);
   if (rc == 0)
-    rc = posix_spawnattr_setsigdefault (&attr, &all);
+    rc = posix_spawnattr_setsigdefault (&attr, &ignored);
   if (rc == 0)
     rc = posix_spawnattr_setpgroup (&attr, pgid);
   if (rc == 0)
@@ -253,36 +263,47 @@ spawn_bwrap (char **argv,
 
 /* In the child of a staged launch: what posix_spawn's attributes do for
  * the other (a clean signal state, bwrap's group, only bwrap's fds, and
- * `report`, close-on-exec, to say why exec failed). */
-static void
-exec_bwrap_child (char **argv,
-                  int life_fd,
-                  pid_t pgid,
-                  int report)
+ * `report`, close-on-exec, to say why exec failed). It shares the
+ * keeper's memory until its exec (see userns-fork.h): plain system
+ * calls only, and the keeper waits on `report` meanwhile. */
+typedef struct
 {
+  char **argv;
+  int life_fd;
+  pid_t pgid;
+  int report;
+} BwrapChild;
+
+static int
+exec_bwrap_child (void *data)
+{
+  const BwrapChild *c = data;
+  struct sigaction dfl = { .sa_handler = SIG_DFL };
   sigset_t none;
   int err;
 
   sigemptyset (&none);
-  for (int sig = 1; sig < NSIG; sig++)
-    signal (sig, SIG_DFL);
+  for (size_t i = 0; i < sizeof keeper_ignores / sizeof keeper_ignores[0]; i++)
+    sigaction (keeper_ignores[i], &dfl, NULL);
   sigprocmask (SIG_SETMASK, &none, NULL);
-  setpgid (0, pgid);
-  if (report > life_fd)
-    close_range ((unsigned) life_fd, (unsigned) report - 1, 0);
-  close_range ((unsigned) (report > life_fd ? report + 1 : life_fd), ~0U, 0);
-  execve (argv[0], argv, environ);
+  setpgid (0, c->pgid);
+  if (c->report > c->life_fd)
+    close_range ((unsigned) c->life_fd, (unsigned) c->report - 1, 0);
+  close_range ((unsigned) (c->report > c->life_fd ? c->report + 1 : c->life_fd), ~0U, 0);
+  execve (c->argv[0], c->argv, environ);
   err = errno;
-  if (write (report, &err, sizeof err) < 0)
+  if (write (c->report, &err, sizeof err) < 0)
     {
       /* Nothing else to try: the parent then reads end of file and
        * learns of the failure from the status 127 instead. */
     }
-  _exit (127);
+  return 127;
 }
 
 /* bwrap as uid 0 of a user namespace of root's whose uid 0 is the host
- * user (see src/userns-fork.c): 0 with its pid, else an errno. */
+ * user (see src/userns-fork.c): its pid, else -1 with *out_errno. The
+ * child is a clone sharing the keeper's memory (its own stack, below),
+ * not a fork: no page table is copied before bwrap's exec. */
 static pid_t
 spawn_bwrap_as (char **argv,
                 int life_fd,
@@ -291,31 +312,38 @@ spawn_bwrap_as (char **argv,
                 gid_t gid,
                 int *out_errno)
 {
+  static char stack[CORDON_USERNS_CHILD_STACK] __attribute__ ((aligned (16)));
+  static BwrapChild c;
+  CordonUsernsChild child;
   int report[2], err = 0;
-  pid_t pid;
-  ssize_t n;
 
   if (pipe2 (report, O_CLOEXEC) != 0)
     return *out_errno = errno, -1;
-  if ((pid = cordon_userns_fork (uid, gid, out_errno)) == 0)
+  c = (BwrapChild) { argv, life_fd, pgid, report[1] };
+  if (cordon_userns_clone (uid, gid, exec_bwrap_child, &c, report[1], stack, &child) != 0)
     {
+      *out_errno = errno;
       close (report[0]);
-      exec_bwrap_child (argv, life_fd, pgid, report[1]);
+      close (report[1]);
+      return -1;
     }
   close (report[1]);
-  if (pid > 0)
-    setpgid (pid, pgid);
-  while (pid > 0 && (n = read (report[0], &err, sizeof err)) < 0 && errno == EINTR)
+  setpgid (child.pid, pgid);
+  if (cordon_userns_child_release (&child) != 0)
+    err = errno;
+  /* End of file once bwrap is exec'd; an errno if it could not be. */
+  while (err == 0 && read (report[0], &err, sizeof err) < 0 && errno == EINTR)
     ;
   close (report[0]);
-  if (pid > 0 && err != 0)
+  if (err != 0)
     {
-      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+      kill (child.pid, SIGKILL);
+      while (waitpid (child.pid, NULL, 0) < 0 && errno == EINTR)
         ;
       *out_errno = err;
       return -1;
     }
-  return pid;
+  return child.pid;
 }
 
 /* --- the stage: see src/stage.h ---------------------------------------- */
@@ -727,7 +755,6 @@ int
 main (int argc,
       char **argv)
 {
-  static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
   Keeper k = { 0 };
   int spawn_errno = 0, sigfd;
   uid_t uid = 0;
@@ -739,8 +766,8 @@ main (int argc,
   /* Orphans of the sandbox come here; the terminal's signals are
    * cordon's. The keeper stays dumpable, as bwrap is: cordon, without
    * privileges, must read its children list to find the sandbox. */
-  for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
-    signal (ignored[i], SIG_IGN);
+  for (size_t i = 0; i < sizeof keeper_ignores / sizeof keeper_ignores[0]; i++)
+    signal (keeper_ignores[i], SIG_IGN);
   sigemptyset (&chld);
   sigaddset (&chld, SIGCHLD);
   /* SIGCHLD is blocked before bwrap exists, so its exit is never missed:
@@ -779,5 +806,7 @@ main (int argc,
       return teardown (k.bwrap, k.pgid == 0, &k.cgroups, &k.placeholders);
     }
   say (k.life_fd, CORDON_KEEPER_PID, (long) k.bwrap);
+  /* Beside bwrap's setup: what makes their end cheap. */
+  cordon_keeper_placeholders_pin (&k.placeholders);
   return watch (&k, sigfd);
 }

@@ -299,21 +299,31 @@ set_one (KeeperCgroups *cg,
   return 0;
 }
 
+/* Does `proc_cgroup` (a /proc/PID/cgroup) put its process in a cgroup
+ * named `name`? */
+static int
+names_cgroup (const char *proc_cgroup,
+              const char *name)
+{
+  char needle[80];
+  size_t n;
+
+  snprintf (needle, sizeof needle, "/%s", name);
+  n = strlen (needle);
+  for (const char *p = strstr (proc_cgroup, needle); p != NULL; p = strstr (p + 1, needle))
+    if (p[n] == '\n' || p[n] == '/' || p[n] == '\0')
+      return 1;
+  return 0;
+}
+
 /* Is `pid` (pinned by a pidfd) in a cgroup named `name` still? */
 static int
 still_in (pid_t pid,
           const char *name)
 {
   char *text = cordon_proc_read (pid, "cgroup", NULL);
-  char needle[80];
-  int in;
+  int in = text != NULL && names_cgroup (text, name);
 
-  if (text == NULL)
-    return 0;
-  snprintf (needle, sizeof needle, "/%s", name);
-  in = 0;
-  for (char *p = strstr (text, needle); p != NULL && !in; p = strstr (p + 1, needle))
-    in = p[strlen (needle)] == '\n' || p[strlen (needle)] == '/' || p[strlen (needle)] == '\0';
   free (text);
   return in;
 }
@@ -518,6 +528,38 @@ kill_listed (int fd,
   return n;
 }
 
+/* May `target` below `parent_fd` hold a process but the keeper? cgroup
+ * v2 tells of it and its children at once (cgroup.events: populated);
+ * v1 of it alone (cgroup.procs: its children are remove_tree's, which
+ * looks into them). One that cannot be read may: the end looks closer. */
+static int
+may_hold_others (int parent_fd,
+                 const char *target)
+{
+  char path[100], buf[8192];
+  int fd, events;
+  ssize_t len;
+
+  snprintf (path, sizeof path, "%s/cgroup.events", target);
+  if (!(events = (fd = openat (parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) >= 0))
+    {
+      snprintf (path, sizeof path, "%s/cgroup.procs", target);
+      if (errno != ENOENT || (fd = openat (parent_fd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+        return errno != ENOENT;
+    }
+  len = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (len < 0)
+    return 1;
+  buf[len] = '\0';
+  if (events)
+    return strstr (buf, "populated 0") == NULL;
+  for (char *save = NULL, *l = strtok_r (buf, "\n", &save); l != NULL; l = strtok_r (NULL, "\n", &save))
+    if ((pid_t) strtol (l, NULL, 10) != getpid ())
+      return 1;
+  return 0;
+}
+
 /* Empties and removes `name` below `parent_fd`, its own children first
  * (depth-bounded); `top` is the name /proc shows the processes under. */
 static void
@@ -528,11 +570,15 @@ remove_tree (int parent_fd,
              long deadline)
 {
   const struct timespec nap = { 0, 2000000 };
-  int fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  int fd;
   DIR *d;
   struct dirent *e;
 
-  if (fd < 0)
+  /* Empty and without children, as the end leaves a sandbox's once its
+   * processes are reaped: removed at once, with nothing to look at. */
+  if (unlinkat (parent_fd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+    return;
+  if ((fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)) < 0)
     return;
   if (depth < MAX_DEPTH && (d = fdopendir (dup (fd))) != NULL)
     {
@@ -592,12 +638,46 @@ send_one (KeeperCgroups *cg,
   return 0;
 }
 
+/* Every process left in `dir` (a scope's sandbox: in its leaf) killed
+ * and reaped, bounded by `deadline`. *mine: the keeper's own
+ * /proc/PID/cgroup, read at the first cgroup that holds a process. */
+static void
+empty_one (const KeeperCgroups *cg,
+           const KeeperCgroup *dir,
+           char **mine,
+           long deadline)
+{
+  const struct timespec nap = { 0, 2000000 };
+  char target[80];
+  int fd;
+
+  /* One that holds no process (bwrap's pid namespace ended them all)
+   * has nothing to kill: no cgroup.kill, no list to read. */
+  snprintf (target, sizeof target, "%s%s%s", dir->name, cg->scope ? "/" : "", cg->scope ? CORDON_SCOPE_SANDBOX : "");
+  if (!may_hold_others (dir->parent_fd, target))
+    return;
+  if (*mine == NULL)
+    *mine = cordon_proc_read (getpid (), "cgroup", NULL);
+  if ((fd = openat (dir->parent_fd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    return;
+  /* cgroup v2 (5.14 on) kills all of a cgroup at once, forks in flight
+   * too; what it lists after is killed one by one, as in v1. Never one
+   * the keeper is in (one it failed to leave: it would kill itself, and
+   * remove nothing). */
+  if (*mine != NULL && !names_cgroup (*mine, target))
+    write_at (fd, "cgroup.kill", "1");
+  while (kill_listed (fd, target) > 0 && now_ms () < deadline)
+    reap_a_while (&nap);
+  close (fd);
+}
+
 void
 cordon_keeper_cgroups_end (KeeperCgroups *cg,
                            int life_fd,
                            long deadline_ms)
 {
   char unused[1];
+  char *mine = NULL;   /* where the keeper is: read once, if any cgroup holds a process */
 
   if (cg->spec == NULL)
     return;
@@ -606,26 +686,8 @@ cordon_keeper_cgroups_end (KeeperCgroups *cg,
       cg->dirs[i].parent_fd = open (cg->dirs[i].parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   for (size_t i = 0; i < cg->n; i++)
     if (cg->dirs[i].made || cg->scope)
-      {
-        char target[80];
-        int fd;
-        const struct timespec nap = { 0, 2000000 };
-
-        /* A scope's sandbox is in its leaf. */
-        snprintf (target, sizeof target, "%s%s%s", cg->dirs[i].name, cg->scope ? "/" : "",
-                  cg->scope ? CORDON_SCOPE_SANDBOX : "");
-        fd = openat (cg->dirs[i].parent_fd, target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        /* cgroup v2 (5.14 on) kills all of a cgroup at once, forks in
-         * flight too; what it lists after is killed one by one, as in
-         * v1. Never one the keeper is in (one it failed to leave: it
-         * would kill itself, and remove nothing). */
-        if (fd >= 0 && !still_in (getpid (), target))
-          write_at (fd, "cgroup.kill", "1");
-        while (fd >= 0 && kill_listed (fd, target) > 0 && now_ms () < deadline_ms)
-          reap_a_while (&nap);
-        if (fd >= 0)
-          close (fd);
-      }
+      empty_one (cg, &cg->dirs[i], &mine, deadline_ms);
+  free (mine);
   /* The counters once nothing runs there any more, then the cgroups. */
   cg->life_fd = life_fd;
   if (life_fd >= 0)

@@ -10,9 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#if defined(SYS_io_uring_setup) && defined(SYS_io_uring_register)
+#include <linux/io_uring.h>
+#define HAVE_IO_URING 1
+#endif
 
 #include "keeper-placeholder.h"
 #include "protocol.h"
@@ -94,15 +101,15 @@ cordon_keeper_placeholders_read (int spec_fd,
   return rc;
 }
 
-/* The directory of `fd` is still the one its parent names `name`. */
+/* The directory held (p->dev, p->ino) is still the one its parent names
+ * `name`. */
 static int
-still_named (const KeeperPlaceholder *p,
-             int fd)
+still_named (const KeeperPlaceholder *p)
 {
-  struct stat named, held;
+  struct stat named;
 
-  return fstatat (p->parent_fd, p->name, &named, AT_SYMLINK_NOFOLLOW) == 0 && fstat (fd, &held) == 0
-         && named.st_dev == held.st_dev && named.st_ino == held.st_ino;
+  return fstatat (p->parent_fd, p->name, &named, AT_SYMLINK_NOFOLLOW) == 0 && named.st_dev == p->dev
+         && named.st_ino == p->ino;
 }
 
 /* A try that failed: `fd` closed, and the directory removed if this try
@@ -135,16 +142,21 @@ try_hold (KeeperPlaceholder *p)
   fd = openat (p->parent_fd, p->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return errno == ENOENT ? 0 : (errno == ELOOP || errno == ENOTDIR ? (errno = EEXIST, -1) : -1);
-  /* The mode is the one asked for (a umask may have taken bits); one
-   * found must be of that mode: a placeholder, not a directory made
-   * since cordon looked. */
-  if ((made && fchmod (fd, CORDON_PLACEHOLDER_MODE) != 0) || fstat (fd, &st) != 0)
+  /* The mode is the one asked for (a umask, a default ACL or the
+   * parent's set-group-ID bit may have changed it: then set); one found
+   * must be of that mode: a placeholder, not a directory made since
+   * cordon looked. */
+  if (fstat (fd, &st) != 0
+      || (made && (st.st_mode & 07777) != CORDON_PLACEHOLDER_MODE
+          && (fchmod (fd, CORDON_PLACEHOLDER_MODE) != 0 || fstat (fd, &st) != 0)))
     return undo (p, fd, made);
   if ((st.st_mode & 07777) != CORDON_PLACEHOLDER_MODE)
     return close (fd), errno = EEXIST, -1;
+  p->dev = st.st_dev;
+  p->ino = st.st_ino;
   if (flock (fd, LOCK_SH | LOCK_NB) != 0)
     return errno == EWOULDBLOCK ? (close (fd), 0) : undo (p, fd, made);
-  if (!still_named (p, fd))
+  if (!still_named (p))
     return close (fd), 0;
   p->fd = fd;
   return 1;
@@ -186,18 +198,56 @@ cordon_keeper_placeholders_hold (KeeperPlaceholders *ph,
   return 0;
 }
 
-/* Let go; removed if no other run holds it (the lock, taken without
- * waiting, is ours alone) and the name is still the one held. One that
- * is not empty (the host put something there during the run) stays: the
- * audit after the run names it. */
+/* Let go; removed if no other run holds it (the lock, converted to
+ * exclusive without waiting, is ours alone: the conversion lets go of
+ * the shared one first, so one that fails holds none) and the name is
+ * still the one held. One that is not empty (the host put something
+ * there during the run) stays: the audit after the run names it. The
+ * lock is let go before the close: a pinned file outlives it. */
 static void
 let_go (KeeperPlaceholder *p)
 {
-  flock (p->fd, LOCK_UN);
-  if (flock (p->fd, LOCK_EX | LOCK_NB) == 0 && still_named (p, p->fd))
-    (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
+  if (flock (p->fd, LOCK_EX | LOCK_NB) == 0)
+    {
+      if (still_named (p))
+        (void) unlinkat (p->parent_fd, p->name, AT_REMOVEDIR);
+      flock (p->fd, LOCK_UN);
+    }
   close (p->fd);
   p->fd = -1;
+}
+
+void
+cordon_keeper_placeholders_pin (KeeperPlaceholders *ph)
+{
+#ifdef HAVE_IO_URING
+  struct io_uring_params params;
+  int fds[CORDON_KEEPER_MAX_PLACEHOLDERS];
+  unsigned n = 0;
+  int ring;
+
+  for (size_t i = 0; i < ph->n; i++)
+    if (ph->items[i].fd >= 0)
+      fds[n++] = ph->items[i].fd;
+  /* Not under a seccomp filter: one may kill what makes a call it does
+   * not allow (io_uring is a usual one), and the keeper must outlive
+   * cordon to remove what it made. */
+  if (ph->pinned || n == 0 || prctl (PR_GET_SECCOMP, 0, 0, 0, 0) != 0)
+    return;
+  memset (&params, 0, sizeof params);
+  /* The ring's fd is close-on-exec; no request is ever queued on it. */
+  if ((ring = (int) syscall (SYS_io_uring_setup, 1, &params)) < 0)
+    return;
+  if (syscall (SYS_io_uring_register, ring, IORING_REGISTER_FILES, fds, n) != 0)
+    {
+      close (ring);
+      return;
+    }
+  ph->ring = ring;
+  ph->pinned = 1;
+#else
+  (void) ph;
+#endif
 }
 
 void
@@ -210,4 +260,7 @@ cordon_keeper_placeholders_end (KeeperPlaceholders *ph)
       close (ph->items[i].parent_fd);
     }
   ph->n = 0;
+  if (ph->pinned)
+    close (ph->ring);
+  ph->pinned = 0;
 }

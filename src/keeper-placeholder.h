@@ -21,6 +21,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define CORDON_KEEPER_MAX_PLACEHOLDERS 256
 
@@ -28,6 +29,8 @@ typedef struct
 {
   int parent_fd;
   int fd;              /* the placeholder, locked shared; -1 until held */
+  dev_t dev;           /* and its directory's, once opened */
+  ino_t ino;
   char name[256];
 } KeeperPlaceholder;
 
@@ -35,6 +38,8 @@ typedef struct
 {
   KeeperPlaceholder items[CORDON_KEEPER_MAX_PLACEHOLDERS];
   size_t n;
+  int pinned;          /* their files are held by `ring` too (see _pin) */
+  int ring;
 } KeeperPlaceholders;
 
 /* Reads the instructions of `spec_fd` (closed) and takes the fds after
@@ -50,6 +55,17 @@ int cordon_keeper_placeholders_read (int spec_fd,
 int cordon_keeper_placeholders_hold (KeeperPlaceholders *ph,
                                      char *why,
                                      size_t why_len);
+/* The held placeholders' files registered in an io_uring of the
+ * keeper's: once each is removed, its last reference is the ring's, and
+ * the ring, closed at the end, is released by the kernel's own worker.
+ * The inode of a removed directory is freed then, not in the keeper's
+ * close: on a file system that discards freed blocks at once (ext4
+ * without a journal, mounted with discard) each costs a block device
+ * round trip, a millisecond and more under load, while the name is gone
+ * already. Best effort, off the path to bwrap: without io_uring (an old
+ * kernel, io_uring_disabled) or under a seccomp filter (which might kill
+ * the keeper for the call) the end closes them itself, as before. */
+void cordon_keeper_placeholders_pin (KeeperPlaceholders *ph);
 /* Each one let go, and removed where no other run holds it and it is
  * empty. A second call does nothing. */
 void cordon_keeper_placeholders_end (KeeperPlaceholders *ph);

@@ -4,16 +4,14 @@
  * cordon-keeper as an fd: what the keeper attaches is what was checked
  * now, whatever a path resolves to later. A writable path's tree is
  * idmapped to a user namespace that maps the caller (root) to the host
- * user, made for the purpose by a child that exits at once: the kernel
+ * user, made for the purpose by a child that is ended at once: the kernel
  * keeps the mapping with the mount. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -26,6 +24,11 @@
 #include "stage.h"
 #include "userns-fork.h"
 
+/* The idmap holder (below), killed and not yet reaped, else 0: a run
+ * opens one stage, whose set's clear reaps it once the launch is under
+ * way (it is a field of no set: run.c's sets are of two fields). */
+static pid_t idmap_holder;
+
 void
 cordon_stage_set_clear (CordonStageSet *set)
 {
@@ -33,46 +36,45 @@ cordon_stage_set_clear (CordonStageSet *set)
   for (guint i = 0; set->fds != NULL && i < set->fds->len; i++)
     close (g_array_index (set->fds, int, i));
   g_clear_pointer (&set->fds, g_array_unref);
+  while (idmap_holder > 0 && waitpid (idmap_holder, NULL, 0) < 0 && errno == EINTR)
+    ;
+  idmap_holder = 0;
 }
 
 /* A user namespace mapping uid and gid 0 (the caller's files) to `uid`
  * and `gid` (the host user's): an idmapped mount of it shows root's
  * files as the user's and stores the user's as root's. The one the
- * keeper's bwrap gets is made the same way (userns-fork.c); a child
- * holds this one while its fd is taken. */
+ * keeper's bwrap gets is made the same way (userns-fork.c); a child,
+ * held and never released, holds this one while its fd is taken. It
+ * shares cordon's memory (no fork: its page tables would cost more than
+ * the rest of this together) and ends when it is killed or when its
+ * hold ends, which cordon's death ends: a SIGKILL of cordon at any
+ * moment leaves no holder behind. It is killed here and reaped by a
+ * set's clear, once the launch is under way: its exit is not waited for
+ * in front of bwrap. Its stack is static, never freed: one killed may
+ * run a few instructions more on it. */
 static int
 idmap_userns (uid_t uid,
               gid_t gid,
               GError **error)
 {
+  static char stack[CORDON_USERNS_CHILD_STACK] __attribute__ ((aligned (16)));
   g_autofree char *ns = NULL;
-  int err = 0, fd;
-  pid_t parent = getpid ();
-  pid_t pid = cordon_userns_fork (uid, gid, &err);
+  CordonUsernsChild holder;
+  int err, fd;
 
-  /* The holder dies with cordon: killed before it kills the holder (a
-   * SIGKILL of cordon's at any moment), cordon would leave it pausing for
-   * ever, with cordon's fds. Set after the child's change of ids, which
-   * clears a parent-death signal; a parent gone before is seen. */
-  if (pid == 0)
+  if (cordon_userns_clone (uid, gid, NULL, NULL, -1, stack, &holder) != 0)
     {
-      if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid () != parent)
-        _exit (0);
-      for (;;)
-        pause ();
-    }
-  if (pid < 0)
-    {
+      err = errno;
       g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot make a user namespace for the "
                    "idmapped mounts: %s", g_strerror (err));
       return -1;
     }
-  ns = g_strdup_printf ("/proc/%d/ns/user", (int) pid);
+  ns = g_strdup_printf ("/proc/%d/ns/user", (int) holder.pid);
   fd = open (ns, O_RDONLY | O_CLOEXEC);
   err = errno;
-  kill (pid, SIGKILL);
-  while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
-    ;
+  cordon_userns_child_kill (&holder);
+  idmap_holder = holder.pid;
   if (fd < 0)
     g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot open %s: %s", ns, g_strerror (err));
   return fd;

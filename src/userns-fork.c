@@ -12,7 +12,15 @@
  * the one-line maps (uid and gid 0 inside are the host user's); then the
  * child becomes that uid 0. bwrap started there is root to itself, with
  * capabilities over that namespace only, and runs the sandbox as the host
- * user, whom no process outside holds any capability over. */
+ * user, whom no process outside holds any capability over.
+ *
+ * cordon_userns_clone makes the same child without a fork: a clone that
+ * shares the caller's memory and is born in the new namespace, so that
+ * the parent writes the maps at once (no round trip), then releases it.
+ * Its ids are changed by the system calls themselves: glibc's wrappers
+ * would, in a caller that ever had a thread, signal the caller's threads
+ * (the child's view of "its" threads, through the shared memory) and
+ * wait for them. */
 #include "config.h"
 
 #include <errno.h>
@@ -23,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,4 +110,121 @@ cordon_userns_fork (uid_t uid,
     }
   *out_errno = saved;
   return -1;
+}
+
+/* The child's instructions, at the bottom of its stack (its frames grow
+ * down from the top): they outlive the caller's call. */
+typedef struct
+{
+  int hold;          /* the read end of the hold */
+  int release_end;   /* the write end: the child's copy is closed */
+  int report_fd;
+  int (*fn) (void *);
+  void *data;
+} HeldChild;
+
+/* The ids of uid and gid 0 of the child's namespace, by the system calls
+ * (see above): 0, or -1 with errno. */
+static int
+become_root_of_userns (void)
+{
+#ifdef SYS_setresuid32
+  long set_uid = SYS_setresuid32, set_gid = SYS_setresgid32, set_groups = SYS_setgroups32;
+#else
+  long set_uid = SYS_setresuid, set_gid = SYS_setresgid, set_groups = SYS_setgroups;
+#endif
+
+  if (syscall (set_groups, 0, NULL) != 0 || syscall (set_gid, 0, 0, 0) != 0 || syscall (set_uid, 0, 0, 0) != 0)
+    return -1;
+  return 0;
+}
+
+static int
+held_child (void *p)
+{
+  const HeldChild *h = p;
+  char byte;
+
+  close (h->release_end);
+  if (read (h->hold, &byte, 1) != 1)
+    _exit (127);
+  close (h->hold);
+  if (become_root_of_userns () != 0)
+    {
+      int err = errno;
+
+      if (h->report_fd >= 0 && write (h->report_fd, &err, sizeof err) < 0)
+        {
+          /* The caller learns of it from the status 127 instead. */
+        }
+      _exit (127);
+    }
+  _exit (h->fn (h->data));
+}
+
+int
+cordon_userns_clone (uid_t uid,
+                     gid_t gid,
+                     int (*fn) (void *),
+                     void *data,
+                     int report_fd,
+                     void *stack,
+                     CordonUsernsChild *out_child)
+{
+  HeldChild *h = stack;
+  CordonUsernsChild child;
+  int hold[2], saved;
+
+  if (pipe2 (hold, O_CLOEXEC) != 0)
+    return -1;
+  *h = (HeldChild) { hold[0], hold[1], report_fd, fn, data };
+  child.pid = clone (held_child, (char *) stack + CORDON_USERNS_CHILD_STACK,
+                     CLONE_VM | CLONE_NEWUSER | SIGCHLD, h);
+  saved = errno;
+  close (hold[0]);
+  child.hold_fd = hold[1];
+  if (child.pid < 0)
+    {
+      close (hold[1]);
+      errno = saved;
+      return -1;
+    }
+  if (write_map (child.pid, "uid_map", uid) != 0 || write_map (child.pid, "gid_map", gid) != 0)
+    {
+      saved = errno;
+      cordon_userns_child_end (&child);
+      errno = saved;
+      return -1;
+    }
+  *out_child = child;
+  return 0;
+}
+
+int
+cordon_userns_child_release (CordonUsernsChild *child)
+{
+  int rc = write (child->hold_fd, "G", 1) == 1 ? 0 : -1;
+  int saved = errno;
+
+  close (child->hold_fd);
+  child->hold_fd = -1;
+  errno = saved;
+  return rc;
+}
+
+void
+cordon_userns_child_kill (CordonUsernsChild *child)
+{
+  kill (child->pid, SIGKILL);
+  if (child->hold_fd >= 0)
+    close (child->hold_fd);
+  child->hold_fd = -1;
+}
+
+void
+cordon_userns_child_end (CordonUsernsChild *child)
+{
+  cordon_userns_child_kill (child);
+  while (waitpid (child->pid, NULL, 0) < 0 && errno == EINTR)
+    ;
 }

@@ -23,7 +23,9 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -274,6 +276,23 @@ test_hold_makes_an_empty_directory_of_the_mode_whatever_the_umask (void **state)
   /* Nothing kept open: the parent's fd, the placeholder's, the spec's. */
   assert_false (fd_is_open (SPEC_FD + 1));
   assert_int_equal (open_fds (), fds_before);
+}
+
+static void
+test_hold_drops_the_set_group_id_bit_a_parent_hands_down (void **state)
+{
+  Fixture *f = *state;
+  g_autofree KeeperPlaceholders *ph = g_new0 (KeeperPlaceholders, 1);
+  struct stat st;
+
+  /* mkdir(2) below a set-group-ID directory makes one set-group-ID
+   * whatever the mode asked: it must come out of the mode all the same. */
+  assert_int_equal (chmod (f->dir, 02700), 0);
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\t.envrc\n", 1, ph), 0);
+  assert_int_equal (hold (f, ph), 0);
+  assert_held_placeholder (f, ".envrc", &st);
+  cordon_keeper_placeholders_end (ph);
+  assert_false (exists (f, ".envrc"));
 }
 
 static void
@@ -928,11 +947,123 @@ test_why_shows_no_control_byte_of_a_name (void **state)
   assert_string_equal (f->why, "cannot make (something else is there now) a?b?c");
 }
 
+/* The kernel lets this process make an io_uring (the pin's), and no
+ * seccomp filter keeps the pin from trying. */
+static gboolean
+io_uring_works (void)
+{
+#ifdef SYS_io_uring_setup
+  char params[120] = { 0 };   /* struct io_uring_params */
+  int ring;
+
+  if (prctl (PR_GET_SECCOMP, 0, 0, 0, 0) != 0)
+    return FALSE;
+  if ((ring = (int) syscall (SYS_io_uring_setup, 1, params)) < 0)
+    return FALSE;
+  close (ring);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* Some flock(2) lock of /proc/locks is on inode `ino`. */
+static gboolean
+locked_in_kernel (ino_t ino)
+{
+  g_autofree char *locks = NULL;
+  g_autofree char *needle = g_strdup_printf (":%lu ", (unsigned long) ino);
+
+  assert_true (g_file_get_contents ("/proc/locks", &locks, NULL, NULL));
+  for (char *l = strstr (locks, needle); l != NULL; l = strstr (l + 1, needle))
+    {
+      char *line = l;
+
+      while (line > locks && line[-1] != '\n')
+        line--;
+      if (strstr (line, "FLOCK") != NULL && strstr (line, "FLOCK") < l)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_a_pinned_placeholder_is_removed_its_lock_let_go_and_nothing_kept_open (void **state)
+{
+  Fixture *f = *state;
+  g_autofree KeeperPlaceholders *ph = g_new0 (KeeperPlaceholders, 1);
+  int fds_before = open_fds ();
+  struct stat st;
+
+  if (!io_uring_works ())
+    skip ();
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\t.envrc\n", 1, ph), 0);
+  assert_int_equal (hold (f, ph), 0);
+  assert_held_placeholder (f, ".envrc", &st);
+  cordon_keeper_placeholders_pin (ph);
+  assert_true (ph->pinned);
+  assert_true (locked_in_kernel (st.st_ino));
+
+  cordon_keeper_placeholders_end (ph);
+  assert_false (exists (f, ".envrc"));
+  /* The ring's reference outlives the end (the kernel drops it after):
+   * no lock may go with it. */
+  assert_false (locked_in_kernel (st.st_ino));
+  assert_false (ph->pinned);
+  assert_int_equal (open_fds (), fds_before);
+}
+
+static void
+test_a_pinned_holder_leaves_it_to_another_which_removes_it (void **state)
+{
+  Fixture *f = *state;
+  g_autofree KeeperPlaceholders *first = g_new0 (KeeperPlaceholders, 1);
+  g_autofree KeeperPlaceholders *second = g_new0 (KeeperPlaceholders, 1);
+  struct stat made, shared;
+
+  if (!io_uring_works ())
+    skip ();
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\ttasks\n", 1, first), 0);
+  assert_int_equal (load (f, OTHER_SPEC_FD, "placeholder\t0\ttasks\n", 1, second), 0);
+  assert_int_equal (hold (f, first), 0);
+  assert_int_equal (hold (f, second), 0);
+  assert_true (look (f, "tasks", &made));
+  cordon_keeper_placeholders_pin (first);
+  cordon_keeper_placeholders_pin (second);
+
+  cordon_keeper_placeholders_end (first);
+  assert_true (look (f, "tasks", &shared));
+  assert_int_equal (shared.st_ino, made.st_ino);
+  cordon_keeper_placeholders_end (second);
+  assert_false (exists (f, "tasks"));
+}
+
+static void
+test_an_end_with_none_held_closes_no_ring (void **state)
+{
+  Fixture *f = *state;
+  g_autofree KeeperPlaceholders *ph = g_new0 (KeeperPlaceholders, 1);
+  int fd = open ("/dev/null", O_RDONLY | O_CLOEXEC);
+
+  /* Nothing to pin: no ring, and the end closes no fd of another's (a
+   * zeroed ring field is fd 0). */
+  assert_true (fd >= 0);
+  assert_int_equal (load (f, SPEC_FD, "placeholder\t0\t.envrc\n", 1, ph), 0);
+  cordon_keeper_placeholders_pin (ph);
+  assert_false (ph->pinned);
+  assert_int_equal (dup2 (fd, SPEC_FD + 2), SPEC_FD + 2);
+  ph->ring = SPEC_FD + 2;
+  cordon_keeper_placeholders_end (ph);
+  assert_true (fd_is_open (SPEC_FD + 2));
+  close (fd);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown (test_hold_makes_an_empty_directory_of_the_mode_whatever_the_umask, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_hold_drops_the_set_group_id_bit_a_parent_hands_down, setup, teardown),
     cmocka_unit_test_setup_teardown (test_the_last_of_two_holders_removes_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_a_holder_in_another_process_keeps_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_hold_refuses_a_directory_of_another_mode_and_leaves_it, setup, teardown),
@@ -958,6 +1089,10 @@ main (void)
     cmocka_unit_test_setup_teardown (test_a_second_end_does_nothing, setup, teardown),
     cmocka_unit_test_setup_teardown (test_a_name_with_encoded_bytes_round_trips, setup, teardown),
     cmocka_unit_test_setup_teardown (test_why_shows_no_control_byte_of_a_name, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_a_pinned_placeholder_is_removed_its_lock_let_go_and_nothing_kept_open, setup,
+                                     teardown),
+    cmocka_unit_test_setup_teardown (test_a_pinned_holder_leaves_it_to_another_which_removes_it, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_an_end_with_none_held_closes_no_ring, setup, teardown),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
