@@ -243,6 +243,31 @@ load_json_glib (gpointer data)
   return lib;
 }
 
+static const JsonGlib *
+json_glib (GError **error)
+{
+  static GOnce once = G_ONCE_INIT;
+  const JsonGlib *lib = g_once (&once, load_json_glib, NULL);
+
+  if (lib->failure == NULL)
+    return lib;
+  g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot load %s to write JSON: %s", JSON_GLIB_SONAME,
+               lib->failure);
+  return NULL;
+}
+
+/* json-glib loaded now, once (thread-safe), so that writing JSON later
+ * loads nothing. A run that will write a report loads it before the
+ * command is released: the loader searches LD_LIBRARY_PATH, and there an
+ * empty element is the current directory, as often as not the workdir,
+ * which the command may write; what it left there must not be loaded
+ * into cordon on the host after the run. */
+gboolean
+cordon_json_load (GError **error)
+{
+  return json_glib (error) != NULL;
+}
+
 /* The text of `root` (a value of the forms above), pretty-printed, as
  * JsonGenerator writes it. NULL, with the reason, where json-glib cannot
  * be loaded: a broken installation. */
@@ -250,19 +275,18 @@ char *
 cordon_json_variant_to_text (GVariant *root,
                              GError **error)
 {
-  static GOnce once = G_ONCE_INIT;
-  const JsonGlib *lib = g_once (&once, load_json_glib, NULL);
+  const JsonGlib *lib = json_glib (error);
   g_autoptr(GBytes) bytes = NULL;
   GVariant *theirs;
   JsonGenerator *gen;
   JsonNode *node;
   char *text;
 
-  g_return_val_if_fail (root != NULL, NULL);
-  if (lib->failure != NULL)
+  if (lib == NULL)
+    return NULL;
+  if (root == NULL)
     {
-      g_set_error (error, CORDON_ERROR, CORDON_ERROR_HOST, "cannot load %s to write JSON: %s",
-                   JSON_GLIB_SONAME, lib->failure);
+      g_set_error (error, CORDON_ERROR, CORDON_ERROR_FAILED, "no JSON value to write");
       return NULL;
     }
   /* A type is its string: the same to either GLib. */
@@ -280,12 +304,11 @@ cordon_json_variant_to_text (GVariant *root,
   return text;
 }
 
+/* NULL where the value is not finished (an object or array still open:
+ * a programming error) or cannot be written. */
 char *
 cordon_json_to_text (CordonJson *json,
                      GError **error)
 {
-  GVariant *root = cordon_json_get_root (json);
-
-  g_return_val_if_fail (root != NULL, NULL);
-  return cordon_json_variant_to_text (root, error);
+  return cordon_json_variant_to_text (cordon_json_get_root (json), error);
 }

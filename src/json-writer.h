@@ -34,6 +34,7 @@ void cordon_json_add_boolean_value (CordonJson *json,
 void cordon_json_add_null_value (CordonJson *json);
 
 GVariant *cordon_json_get_root (CordonJson *json);
+gboolean cordon_json_load (GError **error);
 char *cordon_json_to_text (CordonJson *json,
                            GError **error);
 char *cordon_json_variant_to_text (GVariant *root,

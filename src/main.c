@@ -13,6 +13,7 @@
 
 #include "command-hint.h"
 #include "doctor.h"
+#include "json-writer.h"
 #include "resource-limits.h"
 #include "policy-check.h"
 #include "policy-source.h"
@@ -304,10 +305,21 @@ show (int argc,
   self = g_file_read_link ("/proc/self/exe", NULL);
   ref = cordon_policy_ref_is_path (a.rest[0]) ? g_canonicalize_filename (a.rest[0], NULL) : g_strdup (a.rest[0]);
   filter = cordon_render_filter_command (self != NULL ? self : "cordon", ref, run.facts->workdir);
-  bytes = cordon_render_as (format, run.plan, run.argv, run.facts->bwrap_path, filter,
-                            (const char * const *) a.rest + 1, &error);
-  if (bytes == NULL)
-    return fail ("%s", error->message);
+  if (g_str_equal (format, "json"))
+    {
+      g_autoptr(GVariant) value = cordon_render_json (run.plan, run.argv, run.facts->bwrap_path,
+                                                      (const char * const *) a.rest + 1);
+      g_autofree char *json = cordon_json_variant_to_text (value, &error);
+      char *text;
+
+      if (json == NULL)
+        return fail ("%s", error->message);
+      text = g_strconcat (json, "\n", NULL);
+      bytes = g_bytes_new_take (text, strlen (text));
+    }
+  else
+    bytes = cordon_render_as (format, run.plan, run.argv, run.facts->bwrap_path, filter,
+                              (const char * const *) a.rest + 1);
   return write_all (bytes);
 }
 

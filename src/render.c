@@ -664,15 +664,17 @@ json_fds (CordonJson *b,
   cordon_json_end_array (b);
 }
 
-/* NULL where JSON cannot be written (json-writer.h). */
-char *
+/* The JSON of `compile --format=json`, as a value (json-writer.h turns
+ * it into text): pure. What is pasted runs the command without
+ * cordon-exec, so without --as-pid-1 (see cordon_render_as). */
+GVariant *
 cordon_render_json (const CordonPlan *plan,
-                    const CordonBwrapArgv *argv,
+                    const CordonBwrapArgv *full_argv,
                     const char *bwrap_path,
-                    const char * const *command,
-                    GError **error)
+                    const char * const *command)
 {
   g_autoptr(CordonJson) b = cordon_json_new ();
+  g_autoptr(CordonBwrapArgv) argv = without_op (plan, full_argv, CORDON_OP_AS_PID_1);
 
   cordon_json_begin_object (b);
   cordon_json_set_member_name (b, "policy");
@@ -700,20 +702,18 @@ cordon_render_json (const CordonPlan *plan,
   cordon_json_set_member_name (b, "timeout");
   cordon_json_add_int_value (b, (gint64) plan->timeout);
   cordon_json_end_object (b);
-  return cordon_json_to_text (b, error);
+  return g_variant_ref (cordon_json_get_root (b));
 }
 
-/* The output of `cordon compile --format=FORMAT` (shell, nul or json)
- * and of `cordon explain` ("explain"); NULL only where JSON cannot be
- * written. */
+/* The output of `cordon compile --format=FORMAT` (shell or nul) and of
+ * `cordon explain` ("explain"); json is cordon_render_json's. */
 GBytes *
 cordon_render_as (const char *format,
                   const CordonPlan *plan,
                   const CordonBwrapArgv *argv,
                   const char *bwrap_path,
                   const char *filter,
-                  const char * const *command,
-                  GError **error)
+                  const char * const *command)
 {
   g_autoptr(CordonBwrapArgv) pasted = NULL;
   char *text;
@@ -722,20 +722,12 @@ cordon_render_as (const char *format,
    * init reaps for it, where as pid 1 it would ignore every signal. The
    * explanation is of cordon's own run, --as-pid-1 and all; the shell
    * form drops it itself. */
-  if (g_str_equal (format, "nul") || g_str_equal (format, "json"))
+  if (g_str_equal (format, "nul"))
     argv = pasted = without_op (plan, argv, CORDON_OP_AS_PID_1);
   if (g_str_equal (format, "nul"))
     return cordon_bwrap_argv_to_nul (argv);
   if (g_str_equal (format, "explain"))
     text = cordon_render_explain (plan, argv);
-  else if (g_str_equal (format, "json"))
-    {
-      g_autofree char *json = cordon_render_json (plan, argv, bwrap_path, command, error);
-
-      if (json == NULL)
-        return NULL;
-      text = g_strconcat (json, "\n", NULL);
-    }
   else
     text = cordon_render_shell (plan, argv, bwrap_path, filter, command);
   return g_bytes_new_take (text, strlen (text));

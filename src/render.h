@@ -16,18 +16,16 @@ char *cordon_render_shell (const CordonPlan *plan,
                            const char *bwrap_path,
                            const char *filter,
                            const char * const *command);
-char *cordon_render_json (const CordonPlan *plan,
-                          const CordonBwrapArgv *argv,
-                          const char *bwrap_path,
-                          const char * const *command,
-                          GError **error);
+GVariant *cordon_render_json (const CordonPlan *plan,
+                              const CordonBwrapArgv *argv,
+                              const char *bwrap_path,
+                              const char * const *command);
 GBytes *cordon_render_as (const char *format,
                           const CordonPlan *plan,
                           const CordonBwrapArgv *argv,
                           const char *bwrap_path,
                           const char *filter,
-                          const char * const *command,
-                          GError **error);
+                          const char * const *command);
 char *cordon_render_filter_command (const char *cordon,
                                     const char *ref,
                                     const char *workdir);

@@ -21,6 +21,7 @@
 #include "path-util.h"
 #include "render.h"
 #include "resource-limits.h"
+#include "json-writer.h"
 #include "run.h"
 #include "seccomp-cache.h"
 #include "seccomp-filter.h"
@@ -886,60 +887,107 @@ make_filters (CordonRun *run,
   return ok;
 }
 
+/* What the request holds of its own: the filters and the checks' spec. */
 static void
-clear_filters (CordonLaunchRequest *req)
+clear_request (CordonLaunchRequest *req)
 {
+  g_clear_pointer (&req->verify_spec, g_bytes_unref);
   g_clear_pointer (&req->filter, g_bytes_unref);
   g_clear_pointer (&req->listened, g_bytes_unref);
   g_clear_pointer (&req->plain, g_bytes_unref);
 }
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CordonLaunchRequest, clear_filters)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CordonLaunchRequest, clear_request)
+
+/* How the run is supervised: its timeout (a check that hangs, such as a
+ * reachable socket that never answers, must not hold cordon verify for
+ * ever), the pid namespace, the listener, the report's json-glib. */
+static CordonSuperviseOptions
+supervise_options (CordonRun *run,
+                   const CordonRunOptions *options)
+{
+  gboolean verify_only = options->purpose == CORDON_RUN_VERIFY_ONLY;
+  CordonSuperviseOptions sup = {
+    .timeout_ms = verify_only ? 60000 : options->timeout_given ? options->timeout_ms : run->plan->timeout * 1000,
+    .kill_after_ms = verify_only ? 5000 : options->kill_after_ms,
+    .pid_namespace = (run->plan->namespaces & CORDON_NS_PID) != 0,
+    .verify_only = verify_only,
+    .seccomp_notify = refusals_named (run->plan),
+    .denials = &run->seccomp_denials,
+    .times = &run->report.times,
+    .load_json = run->report_target != NULL,
+  };
+
+  return sup;
+}
+
+/* What is named and opened before anything of the sandbox runs
+ * (invariant 10): the cgroups and their parents (the keeper makes them),
+ * the checks to make, and a root caller's trees (the keeper attaches
+ * them; a path that cannot be cut is the host's refusal). */
+static gboolean
+open_before_launch (CordonRun *run,
+                    const CordonRunOptions *options,
+                    CordonLaunchRequest *req,
+                    CordonSuperviseOptions *sup,
+                    CordonStageSet *stage,
+                    GError **error)
+{
+  if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &run->facts->cgroup, error))
+    return FALSE;
+  req->cgroups = &run->cgroups;
+  sup->counters = &run->cgroups.stats;
+  if (!options->no_verify)
+    {
+      run->verify = cordon_verify_new (run->plan, run->facts, options->command);
+      cordon_verify_add_cgroups (run->verify, &run->cgroups);
+      req->verify_spec = cordon_verify_get_spec (run->verify);
+      sup->verify = run->verify;
+    }
+  /* Without verification nothing holds the command back once bwrap is
+   * done: a report's json-glib is loaded now (json-writer.h). */
+  else if (sup->load_json)
+    cordon_json_load (NULL);
+  if (run->plan->switch_identity && !cordon_stage_open (run->plan, stage, error))
+    return FALSE;
+  req->stage = run->plan->switch_identity ? stage : NULL;
+  return TRUE;
+}
+
+/* The supervised run's outcome: the memory limit's OOM kills named (the
+ * kernel picks the largest process: the command, or one of its
+ * children), the audit, the status. */
+static int
+finish_run (CordonRun *run,
+            const CordonRunOptions *options)
+{
+  run->has_result = TRUE;
+  if (run->result.outcome == CORDON_OUTCOME_EXITED && run->result.term_signal == SIGKILL
+      && run->cgroups.stats.oom_kills > 0)
+    run->result.outcome = CORDON_OUTCOME_OOM_KILLED;
+  if (audit_after (run, options) != 0)
+    return CORDON_EXIT_FAILED;
+  return run_result (run);
+}
 
 static int
 launch (CordonRun *run,
         const CordonRunOptions *options)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) spec = NULL;
-  gboolean verify_only = options->purpose == CORDON_RUN_VERIFY_ONLY;
   g_auto(CordonLaunchRequest) req = { run->facts->bwrap_path, run->facts->keeper_path, run->plan, run->argv,
                                        options->command, NULL, NULL, NULL, FALSE, NULL, NULL, NULL };
   g_auto(CordonStageSet) stage = { NULL, NULL };
-  /* A check that hangs (a reachable socket that never answers) must not
-   * hold cordon verify for ever. */
-  CordonSuperviseOptions sup = { verify_only ? 60000 : options->timeout_given ? options->timeout_ms
-                                                                              : run->plan->timeout * 1000,
-                                 verify_only ? 5000 : options->kill_after_ms,
-                                 (run->plan->namespaces & CORDON_NS_PID) != 0, NULL, verify_only, NULL, FALSE,
-                                 NULL, NULL };
+  CordonSuperviseOptions sup = supervise_options (run, options);
   CordonLaunch l = { .pid = -1, .keeper_pid = -1, .life_fd = -1, .status_fd = -1, .ready_fd = -1, .go_fd = -1 };
 
   run->timeout_ms = sup.timeout_ms;
-  req.seccomp_notify = sup.seccomp_notify = refusals_named (run->plan);
-  sup.denials = &run->seccomp_denials;
-  sup.times = &run->report.times;
+  req.seccomp_notify = sup.seccomp_notify;
   if (!make_filters (run, &req, &error))
     return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
   cordon_stopwatch_begin (sup.times, CORDON_PHASE_SPAWN);
-  /* Named and their parents opened now, before anything of the sandbox
-   * runs (invariant 10); the keeper makes them. */
-  if (!cordon_cgroup_run_open (&run->cgroups, run->plan, &run->facts->cgroup, &error))
+  if (!open_before_launch (run, options, &req, &sup, &stage, &error))
     return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
-  req.cgroups = &run->cgroups;
-  sup.counters = &run->cgroups.stats;
-  if (!options->no_verify)
-    {
-      run->verify = cordon_verify_new (run->plan, run->facts, options->command);
-      cordon_verify_add_cgroups (run->verify, &run->cgroups);
-      req.verify_spec = spec = cordon_verify_get_spec (run->verify);
-      sup.verify = run->verify;
-    }
-  /* The trees the keeper attaches are cut now, before anything of the
-   * sandbox runs; a path that cannot be is the host's refusal. */
-  if (run->plan->switch_identity && !cordon_stage_open (run->plan, &stage, &error))
-    return fail_with (run, CORDON_FAILURE_HOST, error), CORDON_EXIT_FAILED;
-  req.stage = run->plan->switch_identity ? &stage : NULL;
   /* Invariant 3: cordon's own /proc entries (environ, fds, memory) stay
    * unreadable to anything running as the same user, the sandbox too. */
   if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
@@ -959,15 +1007,7 @@ launch (CordonRun *run,
     }
   cordon_cgroup_run_remove (&run->cgroups);
   cordon_stopwatch_end (sup.times, CORDON_PHASE_TEARDOWN);
-  run->has_result = TRUE;
-  /* Killed, and the memory limit's OOM kills are why (the kernel picks
-   * the largest process: the command, or one of its children). */
-  if (run->result.outcome == CORDON_OUTCOME_EXITED && run->result.term_signal == SIGKILL
-      && run->cgroups.stats.oom_kills > 0)
-    run->result.outcome = CORDON_OUTCOME_OOM_KILLED;
-  if (audit_after (run, options) != 0)
-    return CORDON_EXIT_FAILED;
-  return run_result (run);
+  return finish_run (run, options);
 }
 
 /* What the report names of the invocation before anything else is

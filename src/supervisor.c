@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cordon-error.h"
+#include "json-writer.h"
 #include "proc-read.h"
 #include "protocol.h"
 #include "supervisor.h"
@@ -279,6 +280,9 @@ look_outside (gpointer data)
   Supervisor *sv = data;
 
   cordon_verify_look_outside (sv->opts->verify, sv->looked_at, sv->launch->pid, &sv->look);
+  /* Beside bwrap's and the helper's work, not on the release's path. */
+  if (sv->opts->load_json)
+    cordon_json_load (NULL);
   return NULL;
 }
 
@@ -328,6 +332,11 @@ on_wait (Supervisor *sv)
     }
   else if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
+  /* Before the command may write the workdir (json-writer.h: where the
+   * loader may look); done already by the look, as a rule. A failure is
+   * the report's to tell. */
+  if (sv->opts->load_json)
+    cordon_json_load (NULL);
   cordon_stopwatch_end (sv->opts->times, CORDON_PHASE_OUTSIDE_CHECKS);
   /* A bogus or unasked result seen earlier fails the run too. */
   if (v == NULL || helper <= 0 || sv->verify_failed || !cordon_verify_passed (v))

@@ -42,6 +42,7 @@ typedef struct
   gboolean seccomp_notify;  /* the helper sends the filter's listener: cordon answers it */
   CordonSeccompDenials *denials; /* where the refusals after release are counted, or NULL */
   CordonStopwatch *times;   /* the stages from bwrap's setup to teardown are timed here, or NULL */
+  gboolean load_json;       /* a report will be written: json-glib loaded before release (json-writer.h) */
 } CordonSuperviseOptions;
 
 /* What bwrap and every process below it used, as the keeper's

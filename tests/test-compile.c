@@ -1631,8 +1631,8 @@ assert_amended_as_compiled (FixtureHost *host,
   cordon_compile_add_disable_userns (amended, policy);
   want = cordon_render_argv (compiled);
   got = cordon_render_argv (amended);
-  want_text = cordon_render_as ("explain", compiled, want, "/usr/bin/bwrap", "filter", NULL, NULL);
-  got_text = cordon_render_as ("explain", amended, got, "/usr/bin/bwrap", "filter", NULL, NULL);
+  want_text = cordon_render_as ("explain", compiled, want, "/usr/bin/bwrap", "filter", NULL);
+  got_text = cordon_render_as ("explain", amended, got, "/usr/bin/bwrap", "filter", NULL);
   assert_true (g_bytes_equal (want_text, got_text));
   g_clear_pointer (&want_text, g_bytes_unref);
   g_clear_pointer (&got_text, g_bytes_unref);

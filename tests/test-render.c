@@ -16,11 +16,27 @@
 
 #include "fixture-host.h"
 #include "plan.h"
+#include "json-writer.h"
 #include "render.h"
 
 /* --- helpers ------------------------------------------------------------ */
 
 /* The argv of a plan holding the single op given, joined by spaces. */
+
+/* compile --format=json's text, as main.c writes it. */
+static char *
+render_json_text (const CordonPlan *plan,
+                  const CordonBwrapArgv *argv,
+                  const char * const *command)
+{
+  g_autoptr(GVariant) value = cordon_render_json (plan, argv, "/usr/bin/bwrap", command);
+  g_autoptr(GError) error = NULL;
+  char *text = cordon_json_variant_to_text (value, &error);
+
+  assert_non_null (text);
+  return text;
+}
+
 static char *
 render_one (CordonOpKind kind,
             const char *src,
@@ -446,7 +462,7 @@ test_render_names_the_fds_bwrap_reads (void **state)
   JsonObject *o;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL, NULL);
+  json = render_json_text (c.plan, c.argv, NULL);
   fds = json_object_get_array_member (parse_json (json, parser), "fds");
   assert_int_equal (json_array_get_length (fds), 2);
   o = json_array_get_object_element (fds, 0);
@@ -482,7 +498,7 @@ test_render_json_holds_the_args_in_order (void **state)
   JsonArray *args;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL, NULL);
+  json = render_json_text (c.plan, c.argv, NULL);
   o = parse_json (json, parser);
   args = json_object_get_array_member (o, "args");
   assert_non_null (args);
@@ -503,7 +519,7 @@ test_render_json_has_an_op_per_plan_op_with_its_rule (void **state)
   gboolean found = FALSE;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL, NULL);
+  json = render_json_text (c.plan, c.argv, NULL);
   ops = json_object_get_array_member (parse_json (json, parser), "ops");
   assert_int_equal (json_array_get_length (ops), c.plan->ops->len);
   for (guint i = 0; i < json_array_get_length (ops); i++)
@@ -537,7 +553,7 @@ test_render_json_lists_skips_with_their_reason (void **state)
   gboolean found = FALSE;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL, NULL);
+  json = render_json_text (c.plan, c.argv, NULL);
   skipped = json_object_get_array_member (parse_json (json, parser), "skipped");
   assert_int_equal (json_array_get_length (skipped), c.plan->skipped->len);
   for (guint i = 0; i < json_array_get_length (skipped); i++)
@@ -564,7 +580,7 @@ test_render_json_lists_passed_and_dropped_names (void **state)
   JsonArray *passed, *dropped;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL, NULL);
+  json = render_json_text (c.plan, c.argv, NULL);
   o = parse_json (json, parser);
   passed = json_object_get_array_member (o, "env_passed");
   dropped = json_object_get_array_member (o, "env_dropped");
@@ -584,7 +600,7 @@ test_render_json_never_prints_an_env_value (void **state)
   g_autofree char *json = NULL;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", NULL, NULL);
+  json = render_json_text (c.plan, c.argv, NULL);
   assert_no_env_value (json);
 }
 
@@ -598,7 +614,7 @@ test_render_json_holds_the_command (void **state)
   JsonArray *cmd;
 
   compile_text (*state, policy_text, &c);
-  json = cordon_render_json (c.plan, c.argv, "/usr/bin/bwrap", command, NULL);
+  json = render_json_text (c.plan, c.argv, command);
   cmd = json_object_get_array_member (parse_json (json, parser), "command");
   assert_int_equal (json_array_get_length (cmd), 2);
   assert_string_equal (json_array_get_string_element (cmd, 0), "make");

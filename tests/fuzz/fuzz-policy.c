@@ -14,6 +14,7 @@
 #include "compile.h"
 #include "policy-check.h"
 #include "policy-parse.h"
+#include "json-writer.h"
 #include "render.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
@@ -113,7 +114,12 @@ compile_and_render (const CordonPolicy *policy,
     return;
   argv = cordon_render_argv (plan);
   shell = cordon_render_shell (plan, argv, "/usr/bin/bwrap", "cordon compile p --format=seccomp", NULL);
-  json = cordon_render_json (plan, argv, "/usr/bin/bwrap", NULL, NULL);
+  {
+    g_autoptr(GVariant) value = cordon_render_json (plan, argv, "/usr/bin/bwrap", NULL);
+
+    json = cordon_json_variant_to_text (value, NULL);
+    g_assert (json != NULL);
+  }
   explain = cordon_render_explain (plan, argv);
   nul = cordon_bwrap_argv_to_nul (argv);
   /* No caller value may ever be rendered (unless the policy text itself
