@@ -166,12 +166,15 @@ cordon_file_replace_at (int dir_fd,
   return err == 0 || fail (error, base, err);
 }
 
-char *
-cordon_file_read_small_at (int dir_fd,
-                           const char *name,
-                           gsize max,
-                           gsize *len,
-                           gboolean *too_big)
+/* `owner` (uid_t) -1: whoever owns the file. Checked through the fd it is
+ * read from: a file swapped in after the check is not the one read. */
+static char *
+read_small_at (int dir_fd,
+               const char *name,
+               uid_t owner,
+               gsize max,
+               gsize *len,
+               gboolean *too_big)
 {
   int fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   struct stat st;
@@ -182,7 +185,8 @@ cordon_file_read_small_at (int dir_fd,
     *too_big = FALSE;
   if (fd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+      || (owner != (uid_t) -1 && (st.st_uid != owner || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)))
     {
       close (fd);
       return NULL;
@@ -210,6 +214,26 @@ cordon_file_read_small_at (int dir_fd,
   if (len != NULL)
     *len = got;
   return buf;
+}
+
+char *
+cordon_file_read_small_at (int dir_fd,
+                           const char *name,
+                           gsize max,
+                           gsize *len,
+                           gboolean *too_big)
+{
+  return read_small_at (dir_fd, name, (uid_t) -1, max, len, too_big);
+}
+
+char *
+cordon_file_read_owned_at (int dir_fd,
+                           const char *name,
+                           uid_t owner,
+                           gsize max,
+                           gsize *len)
+{
+  return read_small_at (dir_fd, name, owner, max, len, NULL);
 }
 
 int

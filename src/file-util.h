@@ -27,6 +27,14 @@ char *cordon_file_read_small_at (int dir_fd,
                                  gsize *len,
                                  gboolean *too_big);
 
+/* The same, only of a file of `owner`'s that nobody else may write (what
+ * cordon keeps for itself: the probe's answer, the filters' BPF). */
+char *cordon_file_read_owned_at (int dir_fd,
+                                 const char *name,
+                                 uid_t owner,
+                                 gsize max,
+                                 gsize *len);
+
 gboolean cordon_file_replace_at (int dir_fd,
                                  const char *base,
                                  const char *data,

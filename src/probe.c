@@ -284,25 +284,16 @@ cache_read (const char *dir,
             gboolean *out_disable_userns)
 {
   g_autofree char *base = g_path_get_basename (path);
-  char text[4097];
+  g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
-  struct stat st;
-  ssize_t n;
   int dfd = cordon_probe_open_cache_dir (dir, uid);
-  int fd = dfd >= 0 ? openat (dfd, base, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) : -1;
 
-  if (dfd >= 0)
-    close (dfd);
-  if (fd < 0)
+  if (dfd < 0)
     return FALSE;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != uid
-      || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 || (n = read (fd, text, sizeof text - 1)) <= 0)
-    {
-      close (fd);
-      return FALSE;
-    }
-  close (fd);
-  text[n] = '\0';
+  text = cordon_file_read_owned_at (dfd, base, uid, 4096, NULL);
+  close (dfd);
+  if (text == NULL)
+    return FALSE;
   lines = g_strsplit (text, "\n", -1);
   if (g_strv_length (lines) < 4 || !g_str_equal (lines[0], CACHE_MAGIC)
       || !g_str_has_prefix (lines[1], "key=") || !g_str_equal (lines[1] + 4, key)

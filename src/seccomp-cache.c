@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* seccomp-cache: see seccomp-cache.h. A file is "cordon-seccomp 1", the
- * key (SHA-256 of the inputs, 64 hexadecimal digits) on a line of its
- * own, then the BPF, whole instructions. */
+/* seccomp-cache: see seccomp-cache.h. A file is named after the filter's
+ * inputs (so that a new build of cordon replaces the file rather than
+ * adding one), and holds "cordon-seccomp 1", the key on a line of its own
+ * (SHA-256 of the inputs and of the code that builds the program: this
+ * cordon binary and the libseccomp it runs with), then the BPF, whole
+ * instructions. */
 #include "config.h"
 
-#include <errno.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <seccomp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,44 +21,63 @@
 
 #define CACHE_MAGIC "cordon-seccomp 1\n"
 #define KEY_LEN 64
-#define HEADER_LEN (sizeof CACHE_MAGIC - 1 + strlen ("key=") + KEY_LEN + 1)
+#define HEADER_LEN (sizeof CACHE_MAGIC - 1 + sizeof "key=" - 1 + KEY_LEN + 1)
 #define MAX_PROGRAM (BPF_MAXINSNS * sizeof (struct sock_filter))
 
-/* SHA-256 of the filter's inputs and of this binary's identity (another
- * build of cordon may build another program from the same rules). */
+/* A file's identity: device, inode and modification time. */
 static char *
-cache_key (const CordonPlan *plan,
-           CordonSeccompFilterKind kind)
+identity_of (const char *path)
 {
-  g_autofree char *inputs = cordon_seccomp_filter_inputs (plan, kind);
-  g_autofree char *text = NULL;
-  struct stat self;
+  struct stat st;
 
-  if (stat ("/proc/self/exe", &self) != 0)
+  if (path == NULL || stat (path, &st) != 0)
     return NULL;
-  text = g_strdup_printf ("%s\nexe=%lu:%lu:%lld.%09ld\n", inputs, (gulong) self.st_dev, (gulong) self.st_ino,
-                          (long long) self.st_mtim.tv_sec, self.st_mtim.tv_nsec);
+  return g_strdup_printf ("%lu:%lu:%lld.%09ld", (gulong) st.st_dev, (gulong) st.st_ino,
+                          (long long) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+/* The key: the inputs, and the code that makes the program of them.
+ * Another build of cordon may build another program of the same rules,
+ * and another libseccomp of the same version other numbers (a library
+ * updated in place): either changes the key. */
+static char *
+cache_key (const char *inputs)
+{
+  Dl_info ours = { 0 }, theirs = { 0 };
+  g_autofree char *self = identity_of ("/proc/self/exe");
+  g_autofree char *lib = NULL;
+  g_autofree char *text = NULL;
+
+  if (self == NULL || dladdr ((void *) cache_key, &ours) == 0 || dladdr ((void *) seccomp_init, &theirs) == 0)
+    return NULL;
+  /* Linked into cordon (configure.ac), libseccomp is the binary's. */
+  lib = theirs.dli_fbase == ours.dli_fbase ? g_strdup ("cordon's own") : identity_of (theirs.dli_fname);
+  if (lib == NULL)
+    return NULL;
+  text = g_strdup_printf ("%s\nexe=%s\nlibseccomp=%s\n", inputs, self, lib);
   return g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
 }
 
 static char *
-name_of (const char *key)
+name_of (const char *inputs)
 {
-  return g_strdup_printf ("seccomp-%.32s", key);
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, inputs, -1);
+
+  return g_strdup_printf ("seccomp-%.32s", sum);
 }
 
 char *
 cordon_seccomp_cache_name (const CordonPlan *plan,
                            CordonSeccompFilterKind kind)
 {
-  g_autofree char *key = cache_key (plan, kind);
+  g_autofree char *inputs = cordon_seccomp_filter_inputs (plan, kind);
 
-  return key != NULL ? name_of (key) : NULL;
+  return name_of (inputs);
 }
 
-/* The BPF of the file `name` in `dir` if it is the caller's, nobody
- * else's to write, and holds a program for exactly `key`; else NULL.
- * Opened without following a link, checked and read through one fd. */
+/* The BPF of the file `name` in `dir` if the directory and the file are
+ * the caller's, nobody else's to write, and it holds a program for
+ * exactly `key`; else NULL. */
 static GBytes *
 cache_read (const char *dir,
             const char *name,
@@ -62,33 +85,18 @@ cache_read (const char *dir,
             uid_t uid)
 {
   g_autofree char *header = g_strdup_printf ("%skey=%s\n", CACHE_MAGIC, key);
-  g_autofree char *buf = NULL;
+  g_autofree char *text = NULL;
   int dfd = cordon_probe_open_cache_dir (dir, uid);
-  int fd = dfd >= 0 ? openat (dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY) : -1;
-  gsize max = HEADER_LEN + MAX_PROGRAM, got = 0;
-  struct stat st;
-  ssize_t n = 1;
+  gsize len = 0;
 
-  if (dfd >= 0)
-    close (dfd);
-  if (fd < 0)
+  if (dfd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_uid != uid || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
-    {
-      close (fd);
-      return NULL;
-    }
-  buf = g_malloc (max + 1);
-  while (got <= max && (n = read (fd, buf + got, max + 1 - got)) != 0)
-    if (n > 0)
-      got += (gsize) n;
-    else if (errno != EINTR)
-      break;
-  close (fd);
-  if (n < 0 || got > max || got <= HEADER_LEN || memcmp (buf, header, HEADER_LEN) != 0
-      || (got - HEADER_LEN) % sizeof (struct sock_filter) != 0)
+  text = cordon_file_read_owned_at (dfd, name, uid, HEADER_LEN + MAX_PROGRAM, &len);
+  close (dfd);
+  if (text == NULL || len <= HEADER_LEN || memcmp (text, header, HEADER_LEN) != 0
+      || (len - HEADER_LEN) % sizeof (struct sock_filter) != 0)
     return NULL;
-  return g_bytes_new (buf + HEADER_LEN, got - HEADER_LEN);
+  return g_bytes_new (text + HEADER_LEN, len - HEADER_LEN);
 }
 
 /* Best effort: a cache that cannot be written costs the next run the
@@ -123,8 +131,9 @@ cordon_seccomp_cache_get (const CordonPlan *plan,
                           gboolean *out_cached,
                           GError **error)
 {
-  g_autofree char *key = dir != NULL ? cache_key (plan, kind) : NULL;
-  g_autofree char *name = key != NULL ? name_of (key) : NULL;
+  g_autofree char *inputs = dir != NULL ? cordon_seccomp_filter_inputs (plan, kind) : NULL;
+  g_autofree char *key = inputs != NULL ? cache_key (inputs) : NULL;
+  g_autofree char *name = key != NULL ? name_of (inputs) : NULL;
   GBytes *bpf = name != NULL ? cache_read (dir, name, key, uid) : NULL;
   gboolean cached = bpf != NULL;
 

@@ -3,11 +3,14 @@
  * cordon's private cache directory beside the probe's answer (issue 16:
  * libseccomp took about 0.7 ms a filter, three a launch). A copy is used
  * only where the directory and the file are the caller's and nobody else
- * can write them, and only for the very inputs it was made from: the key
- * names the rules, the plan's profile, allow= and deny=, the kind, the
- * architecture, libseccomp's version and this cordon binary. The filter
- * itself is proved in force inside every sandbox (verify.c), cached or
- * not: nothing of the verification is cached. */
+ * can write them, and only for the very inputs it was made from and the
+ * code that made it: the key names the rules, the plan's profile, allow=
+ * and deny=, the kind, the architecture, and this cordon binary and the
+ * libseccomp it runs with. Only the caller can write it, as only the
+ * caller can replace its cordon: a copy is trusted as the program made
+ * afresh would be. Verification proves the filter in force inside every
+ * sandbox for the calls it probes, cached or not (nothing of the
+ * verification is cached). */
 #pragma once
 
 #include <glib.h>

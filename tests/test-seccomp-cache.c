@@ -263,11 +263,20 @@ test_seccomp_cache_does_not_read_another_key_or_a_broken_program (void **state)
   gsize len = 0;
 
   assert_true (g_file_get_contents (path, &text, &len, NULL));
-  /* Another key under this name. */
+  /* Another key under this name (another build of cordon, or another
+   * libseccomp): replaced, not kept beside. */
   text[strlen ("cordon-seccomp 1\nkey=")] ^= 1;
   assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
   assert_int_equal (chmod (path, 0600), 0);
   assert_made_again (f, getuid ());
+  {
+    g_autoptr(GDir) d = g_dir_open (f->dir, 0, NULL);
+    guint n = 0;
+
+    while (g_dir_read_name (d) != NULL)
+      n++;
+    assert_int_equal (n, 1);
+  }
   /* Half an instruction short. */
   g_free (text);
   assert_true (g_file_get_contents (path, &text, &len, NULL));
