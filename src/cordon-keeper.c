@@ -300,10 +300,49 @@ exec_bwrap_child (void *data)
   return 127;
 }
 
+/* spawn_bwrap_as's way where the child may not share the keeper's
+ * memory (cordon_userns_may_share_memory): a fork. */
+static pid_t
+fork_bwrap_as (char **argv,
+               int life_fd,
+               pid_t pgid,
+               uid_t uid,
+               gid_t gid,
+               int *out_errno)
+{
+  int report[2], err = 0;
+  BwrapChild c;
+  pid_t pid;
+
+  if (pipe2 (report, O_CLOEXEC) != 0)
+    return *out_errno = errno, -1;
+  c = (BwrapChild) { argv, life_fd, pgid, report[1] };
+  if ((pid = cordon_userns_fork (uid, gid, out_errno)) == 0)
+    {
+      close (report[0]);
+      _exit (exec_bwrap_child (&c));
+    }
+  close (report[1]);
+  if (pid > 0)
+    setpgid (pid, pgid);
+  while (pid > 0 && read (report[0], &err, sizeof err) < 0 && errno == EINTR)
+    ;
+  close (report[0]);
+  if (pid > 0 && err != 0)
+    {
+      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+      *out_errno = err;
+      return -1;
+    }
+  return pid;
+}
+
 /* bwrap as uid 0 of a user namespace of root's whose uid 0 is the host
  * user (see src/userns-fork.c): its pid, else -1 with *out_errno. The
  * child is a clone sharing the keeper's memory (its own stack, below),
- * not a fork: no page table is copied before bwrap's exec. */
+ * not a fork: no page table is copied before bwrap's exec; but only
+ * where its change of ids makes that memory undumpable. */
 static pid_t
 spawn_bwrap_as (char **argv,
                 int life_fd,
@@ -317,6 +356,8 @@ spawn_bwrap_as (char **argv,
   CordonUsernsChild child;
   int report[2], err = 0;
 
+  if (!cordon_userns_may_share_memory ("/proc/sys/fs/suid_dumpable"))
+    return fork_bwrap_as (argv, life_fd, pgid, uid, gid, out_errno);
   if (pipe2 (report, O_CLOEXEC) != 0)
     return *out_errno = errno, -1;
   c = (BwrapChild) { argv, life_fd, pgid, report[1] };

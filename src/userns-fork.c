@@ -163,6 +163,18 @@ held_child (void *p)
 }
 
 int
+cordon_userns_may_share_memory (const char *path)
+{
+  char buf[8] = "";
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
+
+  if (fd >= 0)
+    close (fd);
+  return n == 2 && buf[0] == '0' && buf[1] == '\n';
+}
+
+int
 cordon_userns_clone (uid_t uid,
                      gid_t gid,
                      int (*fn) (void *),

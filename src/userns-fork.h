@@ -15,6 +15,15 @@ pid_t cordon_userns_fork (uid_t uid,
                           gid_t gid,
                           int *out_errno);
 
+/* Whether a child may share the memory of its root parent after it has
+ * changed to another uid: only where fs.suid_dumpable (read at `path`,
+ * /proc/sys/fs/suid_dumpable) is 0, so that the change of ids makes that
+ * memory undumpable. Otherwise any process of that uid could ptrace the
+ * child, or write its /proc/PID/mem, and so reach root's memory: a fork
+ * is needed there. 0 (no) where the setting cannot be read. Plain C:
+ * the keeper's. */
+int cordon_userns_may_share_memory (const char *path);
+
 /* How much stack a child of cordon_userns_clone is given. */
 #define CORDON_USERNS_CHILD_STACK (64 * 1024)
 
