@@ -8,7 +8,10 @@
  * /proc for it there (bounded), not the job's signal. */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include "cgroup-run.h"
 #include "cordon-error.h"
@@ -46,6 +49,17 @@ placed (pid_t keeper,
   return g_str_has_prefix (line, "0::") && line[3] == '/' && g_str_has_suffix (parent, line + 3);
 }
 
+/* In cordon-scope, before its exec: it dies with cordon (it may wait on
+ * the bus up to 10 s), or does not start where cordon is gone already. */
+static void
+die_with_cordon (gpointer data)
+{
+  pid_t cordon = GPOINTER_TO_INT (data);
+
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid () != cordon)
+    _exit (127);
+}
+
 /* cordon-scope, run to its end; its one line of stderr is the reason
  * it failed. */
 static gboolean
@@ -70,7 +84,8 @@ ask_scope (const CordonCgroupRun *run,
   {
     char *argv[] = { helper, run->bus_address, run->name, pid, memory, swap, tasks, cpu, NULL };
 
-    if (!g_spawn_sync (NULL, argv, none, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, error))
+    if (!g_spawn_sync (NULL, argv, none, G_SPAWN_STDOUT_TO_DEV_NULL, die_with_cordon, GINT_TO_POINTER (getpid ()),
+                       NULL, &err, &status, error))
       return FALSE;
   }
   if (g_spawn_check_wait_status (status, NULL))

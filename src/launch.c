@@ -461,7 +461,11 @@ open_inputs (const CordonLaunchRequest *request,
     return FALSE;
   if (request->filter != NULL && request->seccomp_notify)
     {
-      g_return_val_if_fail (request->listened != NULL && request->plain != NULL, FALSE);
+      if (request->listened == NULL || request->plain == NULL)
+        {
+          g_set_error (error, CORDON_ERROR, CORDON_ERROR_FAILED, "cordon-exec's filters were not made");
+          return FALSE;
+        }
       in->listened = g_bytes_ref (request->listened);
       in->plain = g_bytes_ref (request->plain);
     }
