@@ -22,7 +22,7 @@ typedef enum
   CORDON_PHASE_SPAWN,           /* the launch to the keeper started, but for the filters */
   CORDON_PHASE_BWRAP_SETUP,     /* the keeper started to cordon-exec's first word */
   CORDON_PHASE_INSIDE_CHECKS,   /* that word to its "waiting": the checks inside */
-  CORDON_PHASE_OUTSIDE_CHECKS,  /* cordon's checks of the waiting sandbox, from outside */
+  CORDON_PHASE_OUTSIDE_CHECKS,  /* what of cordon's checks from outside holds the release after "W" */
   CORDON_PHASE_RELEASE,         /* cordon's go to the command's exec ("R") */
   CORDON_PHASE_RUN,             /* the command's exec to bwrap's end */
   CORDON_PHASE_TEARDOWN,        /* bwrap's end to every process reaped, the cgroups gone */
