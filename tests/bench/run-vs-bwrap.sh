@@ -11,7 +11,8 @@
 # started) per launch; (d) throughput, 8 parallel launchers x 100
 # launches each, launches/s and failures; (e) "cordon check" of each
 # shipped policy, and "cordon --version", each against a C hello-world
-# linked with cordon's own libraries.  Not part of "make check": timings
+# linked as cordon is; (f) the median of each phase of the report's
+# durations_ms, over RUNS launches.  Not part of "make check": timings
 # depend on the machine.  bwrap runs in a workdir where
 # the placeholders of trial's absent protected paths are made already,
 # as cordon-keeper makes them for each run of cordon.
@@ -219,8 +220,18 @@ done
 hyperfine --style none -N --warmup 3 --runs "$runs" --export-json "$tmp/e.json" "$@" >/dev/null \
   || die "hyperfine failed"
 
-python3 - "$tmp/t.json" "$tmp/e.json" "$tp_cordon" "$tp_bwrap" "$cpu_cordon" "$cpu_bwrap" <<'EOF'
-import json, sys
+# (f) where a launch's time goes: the report's durations_ms, median of
+# each phase over RUNS launches (a report is written, so json-glib is
+# loaded beside bwrap's setup; the run is otherwise (a)'s).
+mkdir "$tmp/reports"
+i=0
+while [ "$i" -lt "$runs" ]; do
+  "$cordon" run -p trial --report "$tmp/reports/$i.json" -- true || die "cordon run --report failed"
+  i=$((i + 1))
+done
+
+python3 - "$tmp/t.json" "$tmp/e.json" "$tp_cordon" "$tp_bwrap" "$cpu_cordon" "$cpu_bwrap" "$tmp/reports" <<'EOF'
+import glob, json, os, statistics, sys
 t = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 e = {r["command"]: r for r in json.load(open(sys.argv[2]))["results"]}
 ms = lambda r: r["median"] * 1000
@@ -243,4 +254,13 @@ print("| (d) throughput, 8 x 100 launches | %s/s, %s failed | %s/s, %s failed | 
 for name in ["version", "check trial", "check minimal", "check desktop-readonly-home"]:
     print("| (e) `cordon %s` | %.2f ms | %.2f ms | %.2f | <= 1.5 |"
           % (name, ms(e[name]), ms(e["hello"]), ms(e[name]) / ms(e["hello"])))
+reports = [json.load(open(f))["durations_ms"] for f in glob.glob(os.path.join(sys.argv[7], "*.json"))]
+phases = ["start", "policy", "facts", "compile", "probe", "seccomp", "spawn", "bwrap_setup", "inside_checks",
+          "outside_checks", "release", "run", "teardown", "audit", "total"]
+print("")
+print("| (f) phase of `run -p trial --report F -- true` (durations_ms, median of %d) | ms |" % len(reports))
+print("|---|---|")
+for p in phases:
+    values = [r[p] for r in reports if r.get(p) is not None]
+    print("| %s | %s |" % (p, "%.2f" % statistics.median(values) if values else "null"))
 EOF
