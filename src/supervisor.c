@@ -56,6 +56,7 @@ typedef struct
   GString *json;
   GString *status;
   GThread *looking;         /* the checks from outside, while the helper makes its own */
+  GThread *loading_json;    /* json-glib, for the report, while bwrap sets the sandbox up */
   CordonOutsideLook look;   /* what they found, once joined */
   pid_t looked_at;          /* the helper they looked at */
   gint64 t_start;
@@ -280,9 +281,13 @@ look_outside (gpointer data)
   Supervisor *sv = data;
 
   cordon_verify_look_outside (sv->opts->verify, sv->looked_at, sv->launch->pid, &sv->look);
-  /* Beside bwrap's and the helper's work, not on the release's path. */
-  if (sv->opts->load_json)
-    cordon_json_load (NULL);
+  return NULL;
+}
+
+static gpointer
+load_json (gpointer data)
+{
+  cordon_json_load (NULL);
   return NULL;
 }
 
@@ -333,9 +338,11 @@ on_wait (Supervisor *sv)
   else if (v != NULL && helper > 0)
     cordon_verify_outside (v, helper, sv->launch->pid);
   /* Before the command may write the workdir (json-writer.h: where the
-   * loader may look); done already by the look, as a rule. A failure is
-   * the report's to tell. */
-  if (sv->opts->load_json)
+   * loader may look); loaded beside bwrap's setup, as a rule. A failure
+   * is the report's to tell. */
+  if (sv->loading_json != NULL)
+    g_thread_join (g_steal_pointer (&sv->loading_json));
+  else if (sv->opts->load_json)
     cordon_json_load (NULL);
   cordon_stopwatch_end (sv->opts->times, CORDON_PHASE_OUTSIDE_CHECKS);
   /* A bogus or unasked result seen earlier fails the run too. */
@@ -805,7 +812,13 @@ cordon_supervise (CordonLaunch *launch,
     }
   if (options->timeout_ms > 0)
     arm_timer (&sv, options->timeout_ms);
+  /* With verification, the command waits for cordon's go: json-glib is
+   * loaded on the other CPU meanwhile, and joined before the go. */
+  if (options->load_json && options->verify != NULL)
+    sv.loading_json = g_thread_try_new ("cordon-json", load_json, NULL, NULL);
   poll_until_done (&sv);
+  if (sv.loading_json != NULL)
+    g_thread_join (g_steal_pointer (&sv.loading_json));
   /* A sandbox gone before its "W": the look, if any, is not recorded. */
   finish_looking (&sv);
   cordon_verify_outside_look_clear (&sv.look);
