@@ -14,6 +14,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host-identity.h"
 #include "probe.h"
@@ -331,6 +332,27 @@ stays_the_caller (const CordonHostFacts *facts,
 
   return !facts->root_is_host_root && how == CORDON_HOST_USER_AUTO
          && ((facts->cap_eff & setids) != setids || auto_id == 0);
+}
+
+static gpointer
+warm_up (gpointer data)
+{
+  struct passwd pw, *pw_found = NULL;
+  struct group gr, *gr_found = NULL;
+  char buf[4096];
+
+  /* The answers are dropped: the reentrant calls only load and warm. */
+  (void) getpwuid_r (CORDON_AUTO_HOST_UID, &pw, buf, sizeof buf, &pw_found);
+  (void) getgrgid_r (CORDON_AUTO_HOST_UID, &gr, buf, sizeof buf, &gr_found);
+  return NULL;
+}
+
+GThread *
+cordon_host_identity_warm_up (void)
+{
+  if (getuid () != 0)
+    return NULL;
+  return g_thread_try_new ("cordon-nss", warm_up, NULL, NULL);
 }
 
 void

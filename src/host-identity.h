@@ -18,6 +18,13 @@ G_BEGIN_DECLS
  * above the 16-bit ones). */
 #define CORDON_AUTO_HOST_UID 99999
 
+/* A thread that asks the host's user database of auto's uid and gid at
+ * once, so that resolving a root caller's identity later finds its
+ * modules loaded (NSS's libnss_systemd: a load, about 1.5 ms on a
+ * virtualized host). Only warms up: the lookups that decide are
+ * resolve's own. Join it (g_thread_join) before anything forks. NULL
+ * where there is nothing to warm up (not root) or no thread. */
+GThread *cordon_host_identity_warm_up (void);
 void cordon_host_identity_resolve (CordonHostFacts *facts,
                                    const CordonItem *host_user);
 

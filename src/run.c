@@ -17,6 +17,7 @@
 #include "policy-check.h"
 #include "policy-parse.h"
 #include "policy-source.h"
+#include "host-identity.h"
 #include "launch.h"
 #include "path-util.h"
 #include "render.h"
@@ -582,14 +583,20 @@ gboolean
 cordon_run_prepare (CordonRun *run,
                     const CordonRunOptions *options)
 {
-  if (!load_policy (run, options))
-    return FALSE;
+  /* A root caller's identity is looked up in the user database: its
+   * modules are loaded meanwhile, on the other CPU, while the policy is
+   * read (host-identity.h). */
+  GThread *warming = cordon_host_identity_warm_up ();
+  gboolean ok = load_policy (run, options);
+
   cordon_stopwatch_begin (&run->report.times, CORDON_PHASE_FACTS);
-  if (!gather_facts (run, options))
-    return FALSE;
-  cordon_host_facts_scan_policy (run->facts, run->policy);
+  ok = ok && gather_facts (run, options);
+  if (ok)
+    cordon_host_facts_scan_policy (run->facts, run->policy);
   cordon_stopwatch_end (&run->report.times, CORDON_PHASE_FACTS);
-  if (!adapt_to_setuid_bwrap (run) || !compile_plan (run))
+  if (warming != NULL)
+    g_thread_join (warming);
+  if (!ok || !adapt_to_setuid_bwrap (run) || !compile_plan (run))
     return FALSE;
   warn_limits (run, options);
   if (options->purpose == CORDON_RUN_SHOW)
