@@ -23,10 +23,10 @@
 
 extern char **environ;
 
-/* When main() began, and the CPU time cordon took before (the report's
- * durations_ms "start" and "total"). */
+/* When main() began: the report's durations_ms "start" and "total".
+ * What comes before (execve, the loader) cordon cannot time: its CPU
+ * time then holds its parent's fork too. cordon --version shows it. */
 static gint64 main_began_us;
-static gint64 pre_main_us;
 
 typedef int (*CommandFunc) (int argc, char **argv);
 
@@ -224,7 +224,6 @@ run_args_for (CordonRunPurpose purpose)
   a.o.note = tell_note;
   a.o.finding = tell_finding;
   a.o.began_us = main_began_us;
-  a.o.pre_main_us = pre_main_us;
   return a;
 }
 
@@ -594,7 +593,6 @@ main (int argc,
       char **argv)
 {
   main_began_us = g_get_monotonic_time ();
-  pre_main_us = cordon_stopwatch_cpu_so_far ();
   /* The caller's character set (GOption converts arguments with it) and
    * language (the system's messages): nothing of cordon's output depends
    * on the other categories, whose files each cost a load at every launch. */

@@ -1041,12 +1041,11 @@ cordon_run_execute (CordonRun *run,
 {
   CordonStopwatch *sw = &run->report.times;
 
-  /* From exec: main() timed itself from its first line; before it the
-   * process only computed, so its CPU time then is the time it took. */
+  /* From main()'s first line. */
   if (options->began_us > 0)
     {
-      cordon_stopwatch_begin_at (sw, CORDON_PHASE_TOTAL, options->began_us - options->pre_main_us);
-      cordon_stopwatch_begin_at (sw, CORDON_PHASE_START, options->began_us - options->pre_main_us);
+      cordon_stopwatch_begin_at (sw, CORDON_PHASE_TOTAL, options->began_us);
+      cordon_stopwatch_begin_at (sw, CORDON_PHASE_START, options->began_us);
       cordon_stopwatch_end (sw, CORDON_PHASE_START);
     }
   record_invocation (run, options);

@@ -74,7 +74,6 @@ typedef struct
   guint64 timeout_ms;
   guint64 kill_after_ms;
   gint64 began_us;            /* when main() began (monotonic), or 0: the report's "start" and "total" */
-  gint64 pre_main_us;         /* the CPU time cordon took before main() (stopwatch.h) */
   /* Told as they occur, before the command runs. */
   void (*diagnostics) (CordonDiagnostics *diags, gpointer data);
   void (*degraded) (const char *what, gpointer data);

@@ -2,8 +2,6 @@
 /* stopwatch: see stopwatch.h. */
 #include "config.h"
 
-#include <time.h>
-
 #include "stopwatch.h"
 
 static const char * const phase_names[CORDON_PHASE_MAX] = {
@@ -91,16 +89,4 @@ cordon_stopwatch_get (const CordonStopwatch *sw,
     return FALSE;
   *out_us = sw->spent[phase];
   return TRUE;
-}
-
-/* Before main(), cordon only computes (the kernel's execve, the loader's
- * relocations, constructors): its CPU time then is the time it took. */
-gint64
-cordon_stopwatch_cpu_so_far (void)
-{
-  struct timespec ts;
-
-  if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-    return 0;
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  CORDON_PHASE_START,           /* exec to main() (the process's CPU time then), and main() to the run */
+  CORDON_PHASE_START,           /* main() to the run: options, locale (before main() is not timed) */
   CORDON_PHASE_POLICY,          /* the policy loaded and checked */
   CORDON_PHASE_FACTS,           /* the host facts, the policy's paths and sockets scanned */
   CORDON_PHASE_COMPILE,         /* plan and bwrap argv (every round) */
@@ -27,7 +27,7 @@ typedef enum
   CORDON_PHASE_RUN,             /* the command's exec to bwrap's end */
   CORDON_PHASE_TEARDOWN,        /* bwrap's end to every process reaped, the cgroups gone */
   CORDON_PHASE_AUDIT,           /* the walk of the writable paths after the run */
-  CORDON_PHASE_TOTAL,           /* exec to the report */
+  CORDON_PHASE_TOTAL,           /* main() to the report */
   CORDON_PHASE_MAX
 } CordonPhase;
 
@@ -60,8 +60,5 @@ gboolean cordon_stopwatch_get (const CordonStopwatch *sw,
                                CordonPhase phase,
                                gint64 *out_us);
 const char *cordon_phase_name (CordonPhase phase);
-/* The CPU time this process used before its first instruction of main()
- * could be timed (execve, the dynamic loader, constructors), in us. */
-gint64 cordon_stopwatch_cpu_so_far (void);
 
 G_END_DECLS
