@@ -778,6 +778,23 @@ fill_result (Supervisor *sv,
   r->launch_us = sv->ready ? (guint64) (sv->t_ready - sv->t_start) : 0;
 }
 
+/* The poll loop, with what runs beside it: with verification the command
+ * waits for cordon's go, and json-glib (for a report) is loaded on the
+ * other CPU meanwhile, joined before the go; the look from outside. Both
+ * are joined before the teardown: a sandbox gone before its "W" has its
+ * look dropped, not recorded. */
+static void
+supervise_threads (Supervisor *sv)
+{
+  if (sv->opts->load_json && sv->opts->verify != NULL)
+    sv->loading_json = g_thread_try_new ("cordon-json", load_json, NULL, NULL);
+  poll_until_done (sv);
+  if (sv->loading_json != NULL)
+    g_thread_join (g_steal_pointer (&sv->loading_json));
+  finish_looking (sv);
+  cordon_verify_outside_look_clear (&sv->look);
+}
+
 gboolean
 cordon_supervise (CordonLaunch *launch,
                   const CordonSuperviseOptions *options,
@@ -812,16 +829,7 @@ cordon_supervise (CordonLaunch *launch,
     }
   if (options->timeout_ms > 0)
     arm_timer (&sv, options->timeout_ms);
-  /* With verification, the command waits for cordon's go: json-glib is
-   * loaded on the other CPU meanwhile, and joined before the go. */
-  if (options->load_json && options->verify != NULL)
-    sv.loading_json = g_thread_try_new ("cordon-json", load_json, NULL, NULL);
-  poll_until_done (&sv);
-  if (sv.loading_json != NULL)
-    g_thread_join (g_steal_pointer (&sv.loading_json));
-  /* A sandbox gone before its "W": the look, if any, is not recorded. */
-  finish_looking (&sv);
-  cordon_verify_outside_look_clear (&sv.look);
+  supervise_threads (&sv);
   cordon_stopwatch_hand_over (options->times, CORDON_PHASE_RUN, CORDON_PHASE_TEARDOWN);
   /* Late bytes: "R" or "E<errno>" may still sit in the pipes. */
   if (launch->ready_fd >= 0)
